@@ -1,0 +1,38 @@
+"""The game protocol shared by every cliplab game."""
+
+from .actions import Action, ActionCodec, Hidden
+from .errors import CliplabError, IllegalAction, OptionError, SaveError
+from .game import GameConfig, GameSpec, Option, OptionValue
+from .outcome import Outcome
+from .registry import games, new_game, register, spec, variants
+from .save import from_json, load, save, to_json
+from .state import CHANCE, ChanceNode, State, UniformChoice, replay
+
+__all__ = [
+    "CHANCE",
+    "Action",
+    "ActionCodec",
+    "ChanceNode",
+    "CliplabError",
+    "GameConfig",
+    "GameSpec",
+    "Hidden",
+    "IllegalAction",
+    "Option",
+    "OptionError",
+    "OptionValue",
+    "Outcome",
+    "SaveError",
+    "State",
+    "UniformChoice",
+    "from_json",
+    "games",
+    "load",
+    "new_game",
+    "register",
+    "replay",
+    "save",
+    "spec",
+    "to_json",
+    "variants",
+]

@@ -1,0 +1,95 @@
+"""Actions: small immutable values with a text form that parses back.
+
+A game declares each kind of action as a frozen dataclass deriving from `Action` with a TEMPLATE such as
+"walk {direction} with penguin {penguin}". Fields are ints or strings; `ActionCodec` turns the templates
+of one game into a parser, so the text a person types, the log and the save file all speak one language.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar, get_type_hints
+
+from .errors import IllegalAction
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """Base of every action. Subclasses are frozen dataclasses with a TEMPLATE."""
+
+    TEMPLATE: ClassVar[str] = ""
+    # A secret action is hidden from other players' views until the game reveals it.
+    SECRET: ClassVar[bool] = False
+    # A chance event is drawn by the engine from the game's seed, never chosen by a player.
+    CHANCE: ClassVar[bool] = False
+    # The allowed values of each string field, spelled as the text form spells them.
+    CHOICES: ClassVar[dict[str, tuple[str, ...]]] = {}
+
+    def __str__(self) -> str:
+        return self.TEMPLATE.format(**{f.name: getattr(self, f.name) for f in fields(self)})
+
+
+@dataclass(frozen=True, slots=True)
+class Hidden(Action):
+    """Stands in a player's view for another player's secret choice."""
+
+    TEMPLATE: ClassVar[str] = "(a hidden choice)"
+
+
+_FIELD_SPLIT = re.compile(r"(\{\w+\})")
+_VALUE_PATTERNS = {int: r"-?\d+", str: r"[A-Za-z_]+"}
+
+
+def _normal_spacing(text: str) -> str:
+    """One space between words and none around commas, so "2, 3" and "2,3" read alike."""
+    return re.sub(r"\s*,\s*", ",", " ".join(text.split()))
+
+
+class ActionCodec:
+    """Parses the text forms of one game's action classes (case and extra spaces don't matter).
+
+    String fields take their allowed values from the class's CHOICES; the parsed value is the canonical
+    spelling from there, so "walk n" and "walk N" give the same action.
+    """
+
+    def __init__(self, *classes: type[Action]) -> None:
+        self._parsers: list[tuple[re.Pattern[str], type[Action], dict[str, type]]] = []
+        for cls in classes:
+            hints = get_type_hints(cls)
+            types = {f.name: hints[f.name] for f in fields(cls)}
+            self._parsers.append((self._compile(cls.TEMPLATE, types), cls, types))
+
+    @staticmethod
+    def _compile(template: str, types: dict[str, type]) -> re.Pattern[str]:
+        out = []
+        for part in _FIELD_SPLIT.split(_normal_spacing(template)):
+            if part.startswith("{"):
+                name = part[1:-1]
+                out.append(f"(?P<{name}>{_VALUE_PATTERNS[types[name]]})")
+            else:
+                out.append(" ".join(re.escape(word) for word in part.split(" ")))
+        return re.compile("".join(out), re.IGNORECASE)
+
+    def parse(self, text: Any) -> Action:
+        """The action that `text` spells, or IllegalAction(rule="action text") saying what was expected."""
+        if not isinstance(text, str):
+            raise IllegalAction("action text", text, f"expected text, got {type(text).__name__}")
+        cleaned = _normal_spacing(text)
+        for pattern, cls, types in self._parsers:
+            m = pattern.fullmatch(cleaned)
+            if not m:
+                continue
+            values: dict[str, Any] = {}
+            for name, kind in types.items():
+                if kind is int:
+                    values[name] = int(m[name])
+                    continue
+                allowed = cls.CHOICES[name]
+                canonical = {choice.lower(): choice for choice in allowed}.get(m[name].lower())
+                if canonical is None:
+                    raise IllegalAction("action text", text, f"{name} must be one of {', '.join(allowed)}")
+                values[name] = canonical
+            return cls(**values)
+        forms = "; ".join(f'"{cls.TEMPLATE}"' for _, cls, _ in self._parsers)
+        raise IllegalAction("action text", text, f"this game has no action written like that (forms: {forms})")

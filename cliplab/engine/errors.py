@@ -1,0 +1,38 @@
+"""Typed errors. Each one says what went wrong and where, in words a player understands."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class CliplabError(Exception):
+    """Base of every error cliplab raises on purpose."""
+
+
+class IllegalAction(CliplabError):
+    """An action the rules do not allow now. The state it was tried on is left exactly as it was.
+
+    `rule` names the rule (e.g. "walk"), `action` is what was tried (an Action or the raw input),
+    `reason` says why in a player's words, and `player` is the seat that tried it (if known).
+    """
+
+    def __init__(self, rule: str, action: Any, reason: str, player: int | None = None) -> None:
+        self.rule = rule
+        self.action = action
+        self.reason = reason
+        self.player = player
+        who = f"player {player}: " if player is not None else ""
+        super().__init__(f"{who}{rule}: {str(action)!r} is not allowed: {reason}")
+
+
+class OptionError(CliplabError, ValueError):
+    """A variant option, player count or seed that the game does not accept."""
+
+
+class SaveError(CliplabError):
+    """A save file that cannot be loaded. `where` points into the file (e.g. "log[17]")."""
+
+    def __init__(self, where: str, problem: str) -> None:
+        self.where = where
+        self.problem = problem
+        super().__init__(f"{where}: {problem}")

@@ -1,0 +1,93 @@
+"""Save and load games as JSON. A save holds the configuration and the log; loading replays the log checked.
+
+Format (version 1):
+    {"format": "cliplab-save", "version": 1, "game": NAME, "players": N, "seed": S,
+     "options": {NAME: VALUE, ...}, "log": [[SEAT, "action text"], ...]}
+Chance events are logged under seat -1.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from .errors import CliplabError, SaveError
+from .state import State, replay
+
+FORMAT = "cliplab-save"
+VERSION = 1
+
+
+def to_json(state: State) -> str:
+    config = state.config
+    record = {
+        "format": FORMAT,
+        "version": VERSION,
+        "game": config.game,
+        "players": config.players,
+        "seed": config.seed,
+        "options": dict(config.options),
+        "log": [[seat, str(action)] for seat, action in state.log],
+    }
+    return json.dumps(record, indent=1)
+
+
+def save(state: State, path: str | Path) -> None:
+    if state.viewer is not None:
+        raise SaveError(str(path), "a player's view hides part of the game and cannot be saved")
+    Path(path).write_text(to_json(state), encoding="utf-8")
+
+
+def _field(record: dict[str, Any], key: str, kind: type | tuple[type, ...]) -> Any:
+    if key not in record:
+        raise SaveError(key, "missing (the file may be truncated or not a cliplab save)")
+    value = record[key]
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
+        raise SaveError(key, f"has the wrong type ({type(value).__name__})")
+    return value
+
+
+def from_json(text: str) -> State:
+    """The game a save describes, replayed from its log; SaveError says what is wrong and where."""
+    from .registry import spec
+
+    try:
+        record = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise SaveError(f"line {err.lineno}, column {err.colno}", f"not valid JSON ({err.msg})") from None
+    if not isinstance(record, dict):
+        raise SaveError("top level", "a save is a JSON object")
+    if record.get("format") != FORMAT:
+        raise SaveError("format", f"expected {FORMAT!r}, found {record.get('format')!r}")
+    version = _field(record, "version", int)
+    if version != VERSION:
+        raise SaveError("version", f"this cliplab reads version {VERSION}, the file is version {version}")
+    name = _field(record, "game", str)
+    try:
+        config = spec(name).config(
+            _field(record, "players", int), _field(record, "seed", int), **_field(record, "options", dict)
+        )
+    except CliplabError as err:
+        raise SaveError("configuration", str(err)) from None
+    entries = _field(record, "log", list)
+    for index, entry in enumerate(entries):
+        if (
+            not isinstance(entry, list)
+            or len(entry) != 2
+            or type(entry[0]) is not int
+            or not isinstance(entry[1], str)
+        ):
+            raise SaveError(f"log[{index}]", f"expected [seat, action text], found {entry!r}")
+    return replay(config, [(seat, action) for seat, action in entries])
+
+
+def load(path: str | Path) -> State:
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        raise SaveError(str(path), f"cannot be read ({err})") from None
+    try:
+        return from_json(text)
+    except SaveError as err:
+        raise SaveError(f"{path}: {err.where}", err.problem) from None

@@ -1,0 +1,338 @@
+"""The protocol every game speaks: a State that players (or bots) act on.
+
+A game subclasses `State` and fills in the hooks (`_setup`, `to_move`, `_legal`, `_apply`, `outcome`, and
+where needed `_chance`, `_why_illegal`, `_hidden_entries`, `_redact`). The base class gives every game the
+same checked and fast ways to move, chance drawn from the seed into the log, undo, clone, equality,
+fingerprints and per-player views. Game data lives in plain attributes (ints, strings, tuples, frozensets,
+and lists, dicts and sets of those) so that copying and comparing stay generic and cheap.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from .actions import Action, ActionCodec, Hidden
+from .errors import IllegalAction, SaveError
+from .game import GameConfig, GameSpec
+from .outcome import Outcome
+
+CHANCE = -1
+"""The seat number that chance events are logged under."""
+
+LogEntry = tuple[int, Action]
+
+
+class ChanceNode(ABC):
+    """A point where chance decides: the engine draws an event from it with the game's seeded generator."""
+
+    @abstractmethod
+    def draw(self, rng: random.Random) -> Action: ...
+
+    @abstractmethod
+    def allows(self, event: Action) -> bool:
+        """Whether `event` is a possible result here (checked when a saved log is replayed)."""
+
+
+@dataclass(frozen=True, slots=True)
+class UniformChoice(ChanceNode):
+    """Each of `outcomes` equally likely: a die, a coin, a random start player."""
+
+    outcomes: tuple[Action, ...]
+
+    def draw(self, rng: random.Random) -> Action:
+        return self.outcomes[rng.randrange(len(self.outcomes))]
+
+    def allows(self, event: Action) -> bool:
+        return event in self.outcomes
+
+
+def _plain_copy(value: Any) -> Any:
+    """Copy lists, dicts and sets all the way down; everything else in a state is immutable."""
+    kind = type(value)
+    if kind is list:
+        return [_plain_copy(item) for item in value]
+    if kind is dict:
+        return {key: _plain_copy(item) for key, item in value.items()}
+    if kind is set:
+        return set(value)
+    return value
+
+
+def _canonical(value: Any) -> Any:
+    """A JSON-ready form in which equal states give equal text (sets sorted, actions as text)."""
+    if isinstance(value, dict):
+        return {str(key): _canonical(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_canonical(item) for item in value]
+    if isinstance(value, set | frozenset):
+        return sorted((_canonical(item) for item in value), key=repr)
+    if isinstance(value, Action):
+        return f"{type(value).__name__}:{value}"
+    if isinstance(value, GameConfig):
+        return [value.game, value.players, value.seed, _canonical(value.options)]
+    return value
+
+
+class State(ABC):
+    """One game in progress. Mutable: `apply` changes it in place, `clone` gives an independent copy."""
+
+    CODEC: ClassVar[ActionCodec]
+    # Snapshots kept every this many log entries make undo and rewind cheap.
+    CHECKPOINT_EVERY: ClassVar[int] = 16
+
+    def __init__(self, config: GameConfig, settle: bool = True) -> None:
+        """A game at its start; `settle=False` leaves the opening chance events to a log being replayed."""
+        self.config = config
+        self.log: list[LogEntry] = []
+        self.viewer: int | None = None
+        self._setup()
+        self._checkpoints: list[State] = [self._snapshot()]
+        if settle:
+            self._settle()
+
+    # ----- hooks a game fills in -------------------------------------------------------------------
+
+    @abstractmethod
+    def _setup(self) -> None:
+        """Set the starting position from self.config (no chance here: ask for it through _chance)."""
+
+    @abstractmethod
+    def to_move(self) -> tuple[int, ...]:
+        """The seats that must decide now: one, several at once (secret choices), or none at the end."""
+
+    @abstractmethod
+    def _legal(self, player: int) -> list[Action]:
+        """Legal actions of a seat that is to move (never empty while the game runs)."""
+
+    @abstractmethod
+    def _apply(self, player: int, action: Action) -> None:
+        """Carry out an action known to be legal; player is CHANCE for chance events."""
+
+    @abstractmethod
+    def outcome(self) -> Outcome | None:
+        """The result once the game is over, else None."""
+
+    def _chance(self) -> ChanceNode | None:
+        """Where chance must decide before anyone can act, else None."""
+        return None
+
+    def _why_illegal(self, player: int, action: Action) -> tuple[str, str]:
+        """The rule and the reason an action that is not legal now is refused."""
+        return "actions", "that is not one of the actions possible now"
+
+    def _hidden_entries(self, player: int) -> Iterable[int]:
+        """Indices of log entries that `player` may not see yet."""
+        return ()
+
+    def _redact(self, player: int) -> None:
+        """Remove from this copy what `player` may not see (called on a view, never on the game)."""
+        return None
+
+    # ----- asking -------------------------------------------------------------------------------
+
+    @property
+    def spec(self) -> GameSpec:
+        from .registry import spec
+
+        return spec(self.config.game)
+
+    @property
+    def players(self) -> int:
+        return self.config.players
+
+    def option(self, name: str) -> Any:
+        return self.config.option(name)
+
+    def is_over(self) -> bool:
+        return self.outcome() is not None
+
+    def current_player(self) -> int:
+        """The one seat to move; ValueError when several decide at once or the game is over."""
+        movers = self.to_move()
+        if len(movers) != 1:
+            raise ValueError(f"{len(movers)} players decide now, not one: {list(movers)}")
+        return movers[0]
+
+    def legal_actions(self, player: int | None = None) -> list[Action]:
+        """What `player` (default: the one seat to move) may do now; empty if it is not their turn."""
+        if player is None:
+            player = self.current_player()
+        if player not in self.to_move():
+            return []
+        return self._legal(player)
+
+    def parse(self, text: str) -> Action:
+        return self.CODEC.parse(text)
+
+    # ----- moving -------------------------------------------------------------------------------
+
+    def apply(self, action: Action | str, player: int | None = None) -> Action:
+        """Check and carry out an action (an Action or its text). On IllegalAction nothing has changed.
+
+        Returns the parsed action. `player` may be left out when exactly one seat is to move.
+        """
+        player, parsed = self._check(action, player)
+        saved = self.clone()
+        try:
+            self._apply(player, parsed)
+            self._record(player, parsed)
+            self._settle()
+        except BaseException:
+            self._restore(saved)
+            raise
+        return parsed
+
+    def apply_fast(self, action: Action, player: int) -> None:
+        """Carry out an action known to be legal, with no checks: the path for simulation."""
+        self._apply(player, action)
+        self._record(player, action)
+        self._settle()
+
+    def _check(self, action: Any, player: Any) -> tuple[int, Action]:
+        if self.viewer is not None:
+            raise IllegalAction("views", action, f"this is player {self.viewer}'s view; act on the game itself")
+        if isinstance(action, str):
+            action = self.CODEC.parse(action)
+        elif not isinstance(action, Action):
+            raise IllegalAction("actions", action, f"an action is text or an Action, not {type(action).__name__}")
+        if action.CHANCE:
+            raise IllegalAction("chance", action, "chance events come from the game's seed; nobody chooses them")
+        if self.is_over():
+            raise IllegalAction("game over", action, "the game has ended")
+        movers = self.to_move()
+        if player is None:
+            if len(movers) != 1:
+                raise IllegalAction("turn order", action, f"players {list(movers)} decide now: say who acts")
+            player = movers[0]
+        if type(player) is not int:
+            raise IllegalAction("seats", action, f"a player is a seat number, not {player!r}")
+        if not 0 <= player < self.players:
+            raise IllegalAction("seats", action, f"there is no player {player} in a {self.players}-player game")
+        if player not in movers:
+            waiting = " and ".join(f"player {seat}" for seat in movers)
+            raise IllegalAction("turn order", action, f"it is not your turn; waiting for {waiting}", player)
+        if action not in self._legal(player):
+            rule, reason = self._why_illegal(player, action)
+            raise IllegalAction(rule, action, reason, player)
+        return player, action
+
+    def _record(self, player: int, action: Action) -> None:
+        self.log.append((player, action))
+        if len(self.log) % self.CHECKPOINT_EVERY == 0:
+            self._checkpoints.append(self._snapshot())
+
+    def _settle(self) -> None:
+        """Let chance act until a player must decide; each draw depends only on the seed and the step."""
+        node = self._chance()
+        while node is not None:
+            event = node.draw(random.Random(f"{self.config.seed}/{len(self.log)}"))
+            self._apply(CHANCE, event)
+            self._record(CHANCE, event)
+            node = self._chance()
+
+    def replay_entry(self, player: int, action: Action | str) -> None:
+        """Apply one entry of a recorded log, checked; chance entries must be possible where they stand."""
+        if player != CHANCE:
+            if self._chance() is not None:
+                raise IllegalAction("chance", action, "the log has a player's action where chance must act")
+            player, parsed = self._check(action, player)
+        else:
+            parsed = self.CODEC.parse(action) if isinstance(action, str) else action
+            node = self._chance()
+            if node is None or not parsed.CHANCE or not node.allows(parsed):
+                raise IllegalAction("chance", parsed, "this chance event is not possible at this point")
+        self._apply(player, parsed)
+        self._record(player, parsed)
+
+    # ----- going back -----------------------------------------------------------------------------
+
+    def rewind(self, length: int) -> None:
+        """Go back to the position after the first `length` log entries (chance then settles as before)."""
+        if not 0 <= length <= len(self.log):
+            raise ValueError(f"this game's log has {len(self.log)} entries; cannot go back to {length}")
+        entries = self.log[:length]
+        checkpoints = [cp for cp in self._checkpoints if len(cp.log) <= length]
+        self._restore(checkpoints[-1])
+        self._checkpoints = checkpoints
+        for player, action in entries[len(self.log) :]:
+            self._apply(player, action)
+            self._record(player, action)
+        self._settle()
+
+    def undo(self, decisions: int = 1) -> None:
+        """Take back the last `decisions` player actions and the chance events that followed them."""
+        made = [i for i, (player, _) in enumerate(self.log) if player != CHANCE]
+        if not 1 <= decisions <= len(made):
+            raise ValueError(f"{len(made)} decisions have been made; cannot undo {decisions}")
+        self.rewind(made[-decisions])
+
+    # ----- copies, equality, views ------------------------------------------------------------------
+
+    def _data(self) -> dict[str, Any]:
+        return {key: value for key, value in vars(self).items() if key != "_checkpoints"}
+
+    def _snapshot(self) -> State:
+        copy = object.__new__(type(self))
+        copy.__dict__.update(_plain_copy(self._data()))
+        copy._checkpoints = []
+        return copy
+
+    def _restore(self, other: State) -> None:
+        """Become a copy of `other`, keeping this state's own checkpoints."""
+        checkpoints = self._checkpoints
+        self.__dict__.clear()
+        self.__dict__.update(_plain_copy(other._data()))
+        self._checkpoints = checkpoints
+
+    def clone(self) -> State:
+        copy = self._snapshot()
+        copy._checkpoints = list(self._checkpoints)
+        return copy
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and self._data() == other._data()
+
+    __hash__ = None  # type: ignore[assignment]  # states are mutable
+
+    def fingerprint(self) -> str:
+        """A short digest of everything in the state: equal states give equal fingerprints."""
+        text = json.dumps(_canonical(self._data()), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+    def view(self, player: int) -> State:
+        """A copy holding only what `player` may see; it answers questions but does not take actions."""
+        if not 0 <= player < self.players:
+            raise ValueError(f"there is no player {player} in a {self.players}-player game")
+        copy = self._snapshot()
+        copy.viewer = player
+        hidden = set(self._hidden_entries(player))
+        copy.log = [(seat, Hidden()) if i in hidden else (seat, act) for i, (seat, act) in enumerate(self.log)]
+        copy._redact(player)
+        return copy
+
+    def __repr__(self) -> str:
+        status = "over" if self.is_over() else f"to move: {list(self.to_move())}"
+        return (
+            f"<{self.spec.title}: {self.players} players, seed {self.config.seed}, "
+            f"{len(self.log)} log entries, {status}>"
+        )
+
+
+def replay(config: GameConfig, entries: Sequence[tuple[int, Action | str]]) -> State:
+    """A game rebuilt from its configuration and log alone, every entry checked (SaveError names the entry)."""
+    from .registry import spec
+
+    state = spec(config.game).state_class(config, settle=False)
+    for index, (player, action) in enumerate(entries):
+        try:
+            state.replay_entry(player, action)
+        except IllegalAction as err:
+            raise SaveError(f"log[{index}]", f"seat {player}, {str(action)!r}: {err.reason} ({err.rule})") from None
+    state._settle()
+    return state

@@ -1,0 +1,491 @@
+"""Click & Crack: penguins on the intersections of a 5x5 ice floe, secret walk/break tiles, cracks that
+break the floe. Rules from seeds/002 with RULINGS.md; the rule names used in errors follow the rulebook's
+sections (placement, secret tiles, must act, walk, push, break, breaking off, game end).
+
+Geometry: floe tiles are cells (row, col) 0..4; penguins stand on lattice points (row, col) 0..5, the
+point (r, c) being the top-left corner of tile (r, c). A crack is the segment between two tiles.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import ClassVar
+
+from cliplab.engine import (
+    CHANCE,
+    Action,
+    ActionCodec,
+    ChanceNode,
+    GameSpec,
+    Option,
+    OptionValue,
+    Outcome,
+    State,
+    UniformChoice,
+    register,
+)
+from cliplab.grid import PERPENDICULAR, Point, Segment, cells_at_point, edge_between, parts, rectangle, step
+
+SIZE = 5  # tiles per side
+POINTS = SIZE + 1  # intersections per side
+WINNING_SCORE = 7
+SMALLEST_FLOE = 6  # the game ends when the main floe has this many tiles or fewer
+FEWEST_PENGUINS = 3  # the game ends when fewer penguins than this are on the floe
+TOPPLE_SIZE = 3  # a break-off this large takes the cracking penguin with it
+KINDS = ("walk", "break")
+DIRS = ("N", "E", "S", "W")
+FLOE = rectangle(SIZE, SIZE)
+
+# For each point and direction still on the board: the point reached and the segment walked along.
+_EDGES: dict[tuple[Point, str], tuple[Point, Segment]] = {}
+for _r in range(POINTS):
+    for _c in range(POINTS):
+        for _d in DIRS:
+            _q = step((_r, _c), _d)
+            if 0 <= _q[0] < POINTS and 0 <= _q[1] < POINTS:
+                _EDGES[(_r, _c), _d] = (_q, edge_between((_r, _c), _q))
+
+
+# ----- actions -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class StartPlayer(Action):
+    TEMPLATE: ClassVar[str] = "start player is {seat}"
+    CHANCE: ClassVar[bool] = True
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Place(Action):
+    TEMPLATE: ClassVar[str] = "place at {row},{col}"
+    row: int
+    col: int
+
+
+@dataclass(frozen=True, slots=True)
+class SetTiles(Action):
+    """A player's secret setting of both action tiles; the pair is unordered, so it is kept sorted."""
+
+    TEMPLATE: ClassVar[str] = "set {kind1} {dir1} and {kind2} {dir2}"
+    SECRET: ClassVar[bool] = True
+    CHOICES: ClassVar[dict[str, tuple[str, ...]]] = {"kind1": KINDS, "dir1": DIRS, "kind2": KINDS, "dir2": DIRS}
+    kind1: str
+    dir1: str
+    kind2: str
+    dir2: str
+
+    def __post_init__(self) -> None:
+        if (self.kind2, self.dir2) < (self.kind1, self.dir1):
+            first, second = (self.kind2, self.dir2), (self.kind1, self.dir1)
+            object.__setattr__(self, "kind1", first[0])
+            object.__setattr__(self, "dir1", first[1])
+            object.__setattr__(self, "kind2", second[0])
+            object.__setattr__(self, "dir2", second[1])
+
+    @property
+    def tiles(self) -> tuple[tuple[str, str], tuple[str, str]]:
+        return (self.kind1, self.dir1), (self.kind2, self.dir2)
+
+
+@dataclass(frozen=True, slots=True)
+class Perform(Action):
+    """Carry out one of one's revealed tiles with one of one's penguins."""
+
+    TEMPLATE: ClassVar[str] = "{kind} {direction} with penguin {penguin}"
+    CHOICES: ClassVar[dict[str, tuple[str, ...]]] = {"kind": KINDS, "direction": DIRS}
+    kind: str
+    direction: str
+    penguin: int
+
+
+@dataclass(frozen=True, slots=True)
+class Pass(Action):
+    TEMPLATE: ClassVar[str] = "pass"
+
+
+@dataclass(frozen=True, slots=True)
+class PushAside(Action):
+    """The active player's choice of the side a penguin at the floe's edge is pushed to."""
+
+    TEMPLATE: ClassVar[str] = "push aside {direction}"
+    CHOICES: ClassVar[dict[str, tuple[str, ...]]] = {"direction": DIRS}
+    direction: str
+
+
+@dataclass(frozen=True, slots=True)
+class BreakOff(Action):
+    """The active player's choice, after a crack splits the floe in equal halves, of the half that goes."""
+
+    TEMPLATE: ClassVar[str] = "break off the part with tile {row},{col}"
+    row: int
+    col: int
+
+
+ALL_SETTINGS = tuple(
+    SetTiles(k1, d1, k2, d2)
+    for i, (k1, d1) in enumerate((k, d) for k in KINDS for d in DIRS)
+    for (k2, d2) in [(k, d) for k in KINDS for d in DIRS][i:]
+)
+ALL_PLACES = tuple(Place(r, c) for r in range(POINTS) for c in range(POINTS))
+
+# Ways the game ends (Outcome.termination).
+SCORE_REACHED = "a player reached 7 points"
+FLOE_SMALL = "the main floe is down to 6 tiles or fewer"
+FEW_PENGUINS = "fewer than 3 penguins are left on the floe"
+ROUND_LIMIT = "the round limit was reached"
+
+
+# ----- the state -------------------------------------------------------------------------------------
+
+
+class ClickCrack(State):
+    """A game of Click & Crack. Penguin i belongs to seat i // 2."""
+
+    CODEC: ClassVar[ActionCodec] = ActionCodec(StartPlayer, Place, SetTiles, Perform, Pass, PushAside, BreakOff)
+
+    def _setup(self) -> None:
+        n = self.players
+        self.phase = "setup" if self.option("random_start") else "place"
+        self.start = 0
+        self.round = 0
+        self.placed = 0
+        self.pos: list[Point | None] = [None] * (2 * n)
+        self.main: frozenset[tuple[int, int]] = FLOE
+        self.cracks: frozenset[Segment] = frozenset()
+        self.scores = [0] * n
+        self.tiles: list[tuple[tuple[str, str], ...]] = [()] * n
+        self.used: list[list[bool]] = [[False, False] for _ in range(n)]
+        self.secret_at: dict[int, int] = {}  # seat -> log index of this round's still-secret setting
+        self.second_pass = False
+        self.actor_offset = 0  # the active seat is (start + actor_offset) % players
+        # The tile being carried out, by which penguin, while the active player makes a choice within it.
+        self.tile_in_play: tuple[str, str] = ("", "")
+        self.actor_penguin = -1
+        self.push_sides: dict[str, list[tuple[int, Point]]] = {}  # side -> moves, while choosing a side
+        self.halves: tuple[frozenset[tuple[int, int]], ...] = ()  # the equal halves, while choosing one
+        self.ended = ""
+
+    # ----- who moves ----------------------------------------------------------------------------
+
+    @property
+    def active(self) -> int:
+        return (self.start + self.actor_offset) % self.players
+
+    def placement_order(self) -> list[int]:
+        seats = [(self.start + k) % self.players for k in range(self.players)]
+        second = seats[::-1] if self.option("placement_order") == "snake" else seats
+        return seats + second
+
+    def penguins_of(self, seat: int) -> list[int]:
+        return [p for p in (2 * seat, 2 * seat + 1) if self.pos[p] is not None]
+
+    def on_floe(self) -> list[int]:
+        return [p for p, at in enumerate(self.pos) if at is not None]
+
+    def to_move(self) -> tuple[int, ...]:
+        phase = self.phase
+        if phase == "place":
+            return (self.placement_order()[self.placed],)
+        if phase == "program":
+            return tuple(s for s in range(self.players) if s not in self.secret_at and self.penguins_of(s))
+        if phase in ("perform", "push", "break"):
+            return (self.active,)
+        return ()
+
+    def _chance(self) -> ChanceNode | None:
+        if self.phase == "setup":
+            return UniformChoice(tuple(StartPlayer(s) for s in range(self.players)))
+        return None
+
+    # ----- legality -----------------------------------------------------------------------------
+
+    def _can_step(self, at: Point, direction: str) -> bool:
+        """A penguin may step along a segment that borders a main-floe tile (cracks don't block)."""
+        edge = _EDGES.get((at, direction))
+        if edge is None:
+            return False
+        a, b = edge[1]
+        return a in self.main or b in self.main
+
+    def _can_break(self, at: Point, direction: str) -> bool:
+        edge = _EDGES.get((at, direction))
+        if edge is None:
+            return False
+        segment = edge[1]
+        return segment[0] in self.main and segment[1] in self.main and segment not in self.cracks
+
+    def walk_outcomes(self, penguin: int, direction: str) -> dict[str | None, list[tuple[int, Point]]]:
+        """The moves a walk makes, keyed by the side an edge penguin is pushed to (None: no side needed).
+
+        Empty when the walk is illegal. Pushed penguins move the same way in a chain; one that would leave
+        the floe goes to a side instead and pushes the chain that way; a side is open only if that whole
+        sideways chain stays on the floe.
+        """
+        start = self.pos[penguin]
+        if start is None or not self._can_step(start, direction):
+            return {}
+        occupant = {at: p for p, at in enumerate(self.pos) if at is not None}
+        moves = [(penguin, _EDGES[start, direction][0])]
+        here = moves[0][1]
+        while here in occupant:
+            pushed = occupant[here]
+            if self._can_step(here, direction):
+                here = _EDGES[here, direction][0]
+                moves.append((pushed, here))
+                continue
+            sides: dict[str | None, list[tuple[int, Point]]] = {}
+            for side in PERPENDICULAR[direction]:
+                chain = self._straight_chain(pushed, here, side, occupant)
+                if chain is not None:
+                    sides[side] = moves + chain
+            return sides
+        return {None: moves}
+
+    def _straight_chain(
+        self, penguin: int, at: Point, direction: str, occupant: Mapping[Point, int]
+    ) -> list[tuple[int, Point]] | None:
+        """Moves pushing `penguin` and those in line behind it one step; None if one would leave the floe."""
+        chain = []
+        while True:
+            if not self._can_step(at, direction):
+                return None
+            at = _EDGES[at, direction][0]
+            chain.append((penguin, at))
+            if at not in occupant:
+                return chain
+            penguin = occupant[at]
+
+    def _tile_legal(self, kind: str, direction: str, penguin: int) -> bool:
+        at = self.pos[penguin]
+        if at is None:
+            return False
+        if kind == "break":
+            return self._can_break(at, direction)
+        return bool(self.walk_outcomes(penguin, direction))
+
+    def _unused_tiles(self, seat: int) -> list[tuple[str, str]]:
+        return [tile for tile, used in zip(self.tiles[seat], self.used[seat], strict=True) if not used]
+
+    def _legal(self, player: int) -> list[Action]:
+        phase = self.phase
+        if phase == "place":
+            return [a for a in ALL_PLACES if (a.row, a.col) not in self.pos]
+        if phase == "program":
+            return list(ALL_SETTINGS)
+        if phase == "push":
+            return [PushAside(side) for side in self.push_sides]
+        if phase == "break":
+            return [BreakOff(*min(half)) for half in self.halves]
+        actions: list[Action] = []
+        for kind, direction in dict.fromkeys(self._unused_tiles(player)):
+            for penguin in self.penguins_of(player):
+                if self._tile_legal(kind, direction, penguin):
+                    actions.append(Perform(kind, direction, penguin))
+        return actions or [Pass()]
+
+    # ----- applying -----------------------------------------------------------------------------
+
+    def _apply(self, player: int, action: Action) -> None:
+        if isinstance(action, Perform):
+            self._perform(player, action)
+        elif isinstance(action, SetTiles):
+            self.tiles[player] = action.tiles
+            self.used[player] = [False, False]
+            self.secret_at[player] = len(self.log)
+            if not self.to_move():
+                self._start_performing()
+        elif isinstance(action, Pass):
+            self._next_actor()
+        elif isinstance(action, PushAside):
+            moves = self.push_sides[action.direction]
+            self.push_sides = {}
+            self._finish_walk(moves)
+        elif isinstance(action, BreakOff):
+            gone = next(half for half in self.halves if (action.row, action.col) in half)
+            self.halves = ()
+            self._break_off(gone)
+        elif isinstance(action, Place):
+            self.pos[2 * player + (self.placed >= self.players)] = (action.row, action.col)
+            self.placed += 1
+            if self.placed == 2 * self.players:
+                self._new_round()
+        elif isinstance(action, StartPlayer):
+            self.start = action.seat
+            self.phase = "place"
+
+    def _use_tile(self, seat: int, tile: tuple[str, str]) -> None:
+        used = self.used[seat]
+        index = next(i for i, t in enumerate(self.tiles[seat]) if t == tile and not used[i])
+        used[index] = True
+
+    def _perform(self, player: int, action: Perform) -> None:
+        self.tile_in_play = (action.kind, action.direction)
+        self.actor_penguin = action.penguin
+        if action.kind == "walk":
+            sides = self.walk_outcomes(action.penguin, action.direction)
+            if None in sides:
+                self._finish_walk(sides[None])
+            elif len(sides) == 1:
+                self._finish_walk(next(iter(sides.values())))
+            else:
+                self.phase = "push"
+                self.push_sides = {side: moves for side, moves in sides.items() if side is not None}
+            return
+        at = self.pos[action.penguin]
+        assert at is not None
+        self.cracks = self.cracks | {_EDGES[at, action.direction][1]}
+        pieces = parts(self.main, self.cracks)
+        if len(pieces) == 1:
+            self._done()
+            return
+        small, large = sorted(pieces, key=len)
+        if len(small) == len(large):
+            self.phase = "break"
+            self.halves = tuple(pieces)
+        else:
+            self._break_off(small)
+
+    def _finish_walk(self, moves: Iterable[tuple[int, Point]]) -> None:
+        for penguin, target in moves:
+            self.pos[penguin] = target
+        self._done()
+
+    def _break_off(self, gone: frozenset[tuple[int, int]]) -> None:
+        """Remove the broken-off tiles: they score for the active player, stranded penguins cost him."""
+        active = self.active
+        self.main = self.main - gone
+        self.scores[active] += len(gone)
+        for penguin, at in enumerate(self.pos):
+            if at is not None and not any(t in self.main for t in cells_at_point(at)):
+                self.pos[penguin] = None
+                self.scores[active] -= 1
+        if len(gone) >= TOPPLE_SIZE:
+            self.pos[self.actor_penguin] = None
+        self._done()
+
+    def _done(self) -> None:
+        """An action tile has been carried out: mark it, check the end, hand over to the next player."""
+        self._use_tile(self.active, self.tile_in_play)
+        self.phase = "perform"
+        if not self._check_end():
+            self._next_actor()
+
+    def _check_end(self) -> bool:
+        if max(self.scores) >= WINNING_SCORE:
+            self.ended = SCORE_REACHED
+        elif len(self.main) <= SMALLEST_FLOE:
+            self.ended = FLOE_SMALL
+        elif len(self.on_floe()) < FEWEST_PENGUINS:
+            self.ended = FEW_PENGUINS
+        if self.ended:
+            self.phase = "over"
+        return bool(self.ended)
+
+    def _start_performing(self) -> None:
+        self.secret_at = {}
+        self.phase = "perform"
+        self.second_pass = False
+        self.actor_offset = -1
+        self._next_actor()
+
+    def _next_actor(self) -> None:
+        """Hand over to the next seat, clockwise from the start player, that still has a penguin."""
+        offset = self.actor_offset + 1
+        while True:
+            if offset == self.players:
+                if self.second_pass:
+                    self._end_round()
+                    return
+                self.second_pass = True
+                offset = 0
+            if self.penguins_of((self.start + offset) % self.players):
+                self.actor_offset = offset
+                return
+            offset += 1
+
+    def _end_round(self) -> None:
+        if self.round >= self.option("round_limit"):
+            self.ended = ROUND_LIMIT
+            self.phase = "over"
+            return
+        for k in range(1, self.players + 1):
+            seat = (self.start + k) % self.players
+            if self.penguins_of(seat):
+                self.start = seat
+                break
+        self._new_round()
+
+    def _new_round(self) -> None:
+        self.round += 1
+        self.phase = "program"
+        self.tiles = [()] * self.players
+        self.used = [[False, False] for _ in range(self.players)]
+
+    # ----- the end ------------------------------------------------------------------------------
+
+    def outcome(self) -> Outcome | None:
+        if not self.ended:
+            return None
+        return Outcome.ranked(self.scores, self.ended, f"after {self.round} rounds")
+
+    # ----- what each player sees and why actions fail ----------------------------------------------
+
+    def _hidden_entries(self, player: int) -> Iterable[int]:
+        return [index for seat, index in self.secret_at.items() if seat != player]
+
+    def _redact(self, player: int) -> None:
+        self.tiles = [tiles if seat == player else () for seat, tiles in enumerate(self.tiles)]
+
+    def _why_illegal(self, player: int, action: Action) -> tuple[str, str]:
+        from .explain import why_illegal
+
+        return why_illegal(self, player, action)
+
+    def __str__(self) -> str:
+        from .explain import render
+
+        return render(self)
+
+
+def _max_length(players: int, options: Mapping[str, OptionValue]) -> int:
+    # A chance draw, two placements each, then per round: a setting, two tiles and two choices each.
+    rounds = options["round_limit"]
+    assert isinstance(rounds, int)
+    return 1 + 2 * players + rounds * 5 * players
+
+
+SPEC = register(
+    GameSpec(
+        name="click_crack",
+        title="Click & Crack",
+        summary="Penguins on a 5x5 ice floe set secret walk/break tiles; cracks break off parts of the floe.",
+        min_players=2,
+        max_players=4,
+        default_players=3,
+        options=(
+            Option(
+                "placement_order",
+                str,
+                "repeat",
+                "order of the second penguins: repeat the first order, or snake back from the last seat",
+                choices=("repeat", "snake"),
+            ),
+            Option("random_start", bool, False, "draw the start player from the seed instead of seat 0"),
+            Option(
+                "round_limit",
+                int,
+                40,
+                "rounds after which the game stops and is scored (the rulebook has no limit)",
+                minimum=1,
+                maximum=1000,
+            ),
+        ),
+        state_class=ClickCrack,
+        max_length=_max_length,
+        variants={"snake": {"placement_order": "snake"}, "random_start": {"random_start": True}},
+    )
+)
+
+__all__ = ["CHANCE", "SPEC", "BreakOff", "ClickCrack", "Pass", "Perform", "Place", "PushAside", "SetTiles"]
