@@ -436,7 +436,9 @@ class ClickCrack(State):
         return [index for seat, index in self.secret_at.items() if seat != player]
 
     def _redact(self, player: int) -> None:
-        self.tiles = [tiles if seat == player else () for seat, tiles in enumerate(self.tiles)]
+        # Settings are secret only until everyone has set theirs and they are revealed together.
+        if self.phase == "program":
+            self.tiles = [tiles if seat == player else () for seat, tiles in enumerate(self.tiles)]
 
     def _why_illegal(self, player: int, action: Action) -> tuple[str, str]:
         from .explain import why_illegal

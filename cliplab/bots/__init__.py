@@ -1,0 +1,5 @@
+"""Game-independent bots."""
+
+from .random_bot import RandomBot, play
+
+__all__ = ["RandomBot", "play"]
