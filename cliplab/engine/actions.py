@@ -88,8 +88,8 @@ class ActionCodec:
                 allowed = cls.CHOICES[name]
                 canonical = {choice.lower(): choice for choice in allowed}.get(m[name].lower())
                 if canonical is None:
-                    raise IllegalAction("action text", text, f"{name} must be one of {', '.join(allowed)}")
+                    raise IllegalAction("action text", text, f"{m[name]!r} is not one of {', '.join(allowed)}")
                 values[name] = canonical
             return cls(**values)
-        forms = "; ".join(f'"{cls.TEMPLATE}"' for _, cls, _ in self._parsers)
+        forms = "; ".join(f'"{cls.TEMPLATE}"' for _, cls, _ in self._parsers if not cls.CHANCE)
         raise IllegalAction("action text", text, f"this game has no action written like that (forms: {forms})")

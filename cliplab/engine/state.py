@@ -178,13 +178,14 @@ class State(ABC):
         Returns the parsed action. `player` may be left out when exactly one seat is to move.
         """
         player, parsed = self._check(action, player)
-        saved = self.clone()
+        length = len(self.log)
         try:
             self._apply(player, parsed)
             self._record(player, parsed)
             self._settle()
         except BaseException:
-            self._restore(saved)
+            # Only a bug in a game gets here; rebuilding from the log puts everything back as it was.
+            self.rewind(length)
             raise
         return parsed
 

@@ -1,0 +1,188 @@
+"""How fast cliplab's rules engines play random games, next to OpenSpiel on the same core.
+
+For every registered game (at its default player count, or every count with --all-players) this plays
+uniformly random games to the end and reports full games per second and actions per second on the fast
+path (`state.apply_fast` on `state.legal_actions`), plus actions per second on the checked path
+(`state.apply`) over the same seeded games. When several seats are to move, each of them acts in turn.
+Each figure is the median of several timed batches of games, with the min and max beside it.
+
+When open_spiel is installed, the same random playouts are timed for OpenSpiel's pure-Python
+`python_tic_tac_toe` and its C++ `dots_and_boxes` (5x5 boxes), and each cliplab game's actions per second
+is compared with python_tic_tac_toe's: our goal is to be at or above it.
+
+Run:  .venv/bin/python bench/engine.py [--seconds S] [--games N] [--repeats R] [--all-players]
+(--seconds is the total timing budget, default 40; --games fixes the games per batch instead.)
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import gc
+import os
+import platform
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from importlib import metadata
+
+from cliplab.engine import games, spec
+
+Playout = Callable[[int, random.Random], int]  # plays one game (seed, rng), returns the actions taken
+
+
+@dataclass
+class Result:
+    label: str
+    players: str
+    games_per_s: list[float]
+    actions_per_s: list[float]
+    actions: int  # actions per game, averaged over the timed games
+    checked_per_s: list[float] | None = None
+
+
+def cliplab_playout(name: str, players: int, checked: bool) -> Playout:
+    def play(seed: int, rng: random.Random) -> int:
+        state = spec(name).new(players, seed)
+        actions = 0
+        while not state.is_over():
+            for seat in state.to_move():
+                action = rng.choice(state.legal_actions(seat))
+                if checked:
+                    state.apply(action, seat)
+                else:
+                    state.apply_fast(action, seat)
+                actions += 1
+        return actions
+
+    return play
+
+
+def openspiel_playout(game: object) -> Playout:
+    def play(seed: int, rng: random.Random) -> int:
+        state = game.new_initial_state()
+        actions = 0
+        while not state.is_terminal():
+            state.apply_action(rng.choice(state.legal_actions()))
+            actions += 1
+        return actions
+
+    return play
+
+
+def measure(play: Playout, budget: float, repeats: int, batch: int | None) -> tuple[list[float], list[float], int]:
+    """Games/s and actions/s of `repeats` batches (sized to fill `budget` seconds unless given)."""
+    start, warm = time.perf_counter(), 0
+    while warm == 0 or time.perf_counter() - start < min(0.2, budget / 10):
+        play(warm, random.Random(warm))
+        warm += 1
+    per_game = (time.perf_counter() - start) / warm
+    batch = batch or max(1, round(budget / repeats / per_game))
+    games_per_s, actions_per_s, total = [], [], 0
+    for repeat in range(repeats):
+        rng = random.Random(repeat)
+        gc.collect()
+        begin = time.perf_counter()
+        actions = sum(play(repeat * batch + i, rng) for i in range(batch))
+        elapsed = time.perf_counter() - begin
+        games_per_s.append(batch / elapsed)
+        actions_per_s.append(actions / elapsed)
+        total += actions
+    return games_per_s, actions_per_s, round(total / (repeats * batch))
+
+
+def spread(values: list[float] | None) -> str:
+    if not values:
+        return "-"
+    return f"{statistics.median(values):>9,.0f} ({min(values):,.0f}-{max(values):,.0f})"
+
+
+def pin_to_one_core() -> str:
+    if not hasattr(os, "sched_setaffinity"):
+        return "not pinned (os.sched_setaffinity unavailable)"
+    try:
+        cpu = min(os.sched_getaffinity(0))
+        os.sched_setaffinity(0, {cpu})
+    except OSError as err:
+        return f"not pinned ({err})"
+    return f"pinned to CPU {cpu}"
+
+
+def load_openspiel() -> tuple[object, object] | None:
+    try:
+        import open_spiel.python.games  # noqa: F401  (registers the pure-Python games)
+        import pyspiel
+    except ImportError:
+        return None
+    return pyspiel.load_game("python_tic_tac_toe"), pyspiel.load_game("dots_and_boxes", {"num_rows": 5, "num_cols": 5})
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=40.0, help="total timing budget (default 40)")
+    parser.add_argument("--games", type=int, help="games per batch (default: sized from --seconds)")
+    parser.add_argument("--repeats", type=int, default=5, help="timed batches per figure (default 5)")
+    parser.add_argument("--all-players", action="store_true", help="every player count, not just the default")
+    args = parser.parse_args()
+
+    pinning = pin_to_one_core()
+    openspiel = load_openspiel()
+    cases = []
+    for name in games():
+        game = spec(name)
+        counts = range(game.min_players, game.max_players + 1) if args.all_players else [game.default_players]
+        cases += [(name, players) for players in counts]
+    # Each cliplab case is timed twice (fast, checked); each OpenSpiel game once.
+    budget = args.seconds / (2 * len(cases) + (2 if openspiel else 0))
+
+    print(f"cliplab engine benchmark, {datetime.datetime.now().isoformat(timespec='seconds')}")
+    print(
+        f"Python {platform.python_version()} ({platform.python_implementation()}), {platform.platform()}, "
+        f"{platform.machine()}, {pinning}"
+    )
+    versions = f"cliplab {metadata.version('cliplab')}"
+    if openspiel:
+        versions += f", open_spiel {metadata.version('open_spiel')}"
+    print(f"{versions}; {args.repeats} batches per figure, median (min-max); random play, seeded\n")
+
+    results = []
+    for name, players in cases:
+        games_s, actions_s, actions = measure(cliplab_playout(name, players, False), budget, args.repeats, args.games)
+        _, checked_s, _ = measure(cliplab_playout(name, players, True), budget, args.repeats, args.games)
+        results.append(Result(name, str(players), games_s, actions_s, actions, checked_s))
+    reference = None
+    if openspiel:
+        tic_tac_toe, dots_and_boxes = openspiel
+        for label, game in [
+            ("OpenSpiel python_tic_tac_toe (pure Python)", tic_tac_toe),
+            ("OpenSpiel dots_and_boxes 5x5 (C++)", dots_and_boxes),
+        ]:
+            results.append(Result(label, "2", *measure(openspiel_playout(game), budget, args.repeats, args.games)))
+        reference = statistics.median(results[-2].actions_per_s)
+
+    width = max(len(result.label) for result in results)
+    print(f"{'game':<{width}}  pl  {'games/s':>26}  {'actions/s (fast)':>28}  act/game  {'actions/s (checked)':>28}")
+    for r in results:
+        print(
+            f"{r.label:<{width}}  {r.players:>2}  {spread(r.games_per_s):>26}  {spread(r.actions_per_s):>28}  "
+            f"{r.actions:>8}  {spread(r.checked_per_s):>28}"
+        )
+
+    print()
+    if reference is None:
+        print('OpenSpiel is not installed, so there is no reference: pip install -e ".[bench]"')
+        return
+    print(f"Goal: every game's actions/s (fast) >= python_tic_tac_toe's ({reference:,.0f}/s)")
+    for r in results:
+        if r.checked_per_s is not None:
+            fast = statistics.median(r.actions_per_s) / reference
+            checked = statistics.median(r.checked_per_s) / reference
+            mark = "meets the goal" if fast >= 1 else "BELOW the goal"
+            print(f"  {r.label:<{width}}  {r.players:>2} players  fast {fast:5.2f}x  checked {checked:5.2f}x  {mark}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
