@@ -31,7 +31,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any, Literal, NoReturn
 from urllib.parse import urlsplit
 
 import pytest
@@ -39,11 +39,6 @@ import pytest
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, ConsoleMessage, Locator, Page, Request
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-# The servers' kernels get the checkout on PYTHONPATH; give the test process the same view when
-# cliplab is not pip-installed (e.g. `.venv/bin/pytest` before `pip install -e .`).
-if importlib.util.find_spec("cliplab") is None:
-    sys.path.insert(0, str(REPO_ROOT))
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -108,9 +103,7 @@ def browser() -> Iterator[Browser]:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True
-        )
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
         try:
             yield browser
         finally:
@@ -178,7 +171,7 @@ def _stop(process: subprocess.Popen[bytes]) -> None:
         process.wait(timeout=SERVER_STOP_TIMEOUT)
 
 
-def _private_env(home: Path, repo_root: Path) -> dict[str, str]:
+def _private_env(home: Path) -> dict[str, str]:
     """Environment with Jupyter/IPython directories under ``home`` and the repository importable."""
     dirs = {
         "JUPYTER_CONFIG_DIR": home / "config",
@@ -194,8 +187,6 @@ def _private_env(home: Path, repo_root: Path) -> dict[str, str]:
     env.update({key: str(path) for key, path in dirs.items()})
     env.pop("JUPYTER_PATH", None)
     env.pop("JUPYTER_TOKEN", None)
-    # Kernels inherit this: cliplab imports from the checkout even when it is not pip-installed.
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(repo_root), env.get("PYTHONPATH", "")) if p)
     env["PYTHONUNBUFFERED"] = "1"
     env["JUPYTER_PLATFORM_DIRS"] = "0"
     return env
@@ -210,14 +201,12 @@ class _ServerFactory:
         command: Callable[[Path, int, Path], list[str]],
         tmp_root: Path,
         artifacts: Path,
-        repo_root: Path,
         prepare_home: Callable[[Path], None] | None = None,
     ) -> None:
         self.kind = kind
         self.command = command
         self.tmp_root = tmp_root
         self.artifacts = artifacts
-        self.repo_root = repo_root
         self.prepare_home = prepare_home
         self.servers: dict[tuple[str, tuple[str, ...]], RunningServer] = {}
         self.counter = itertools.count(1)
@@ -232,7 +221,7 @@ class _ServerFactory:
             return server
         number = next(self.counter)
         home = self.tmp_root / f"{self.kind}-{number}"
-        env = _private_env(home, self.repo_root)
+        env = _private_env(home)
         if self.prepare_home is not None:
             self.prepare_home(home)
         port = _free_port()
@@ -306,7 +295,7 @@ def _voila_command(path: Path, port: int, home: Path) -> list[str]:
 
 @pytest.fixture(scope="session")
 def lab_server(
-    tmp_path_factory: pytest.TempPathFactory, artifacts_dir: Path, pytestconfig: pytest.Config
+    tmp_path_factory: pytest.TempPathFactory, artifacts_dir: Path
 ) -> Iterator[_ServerFactory]:
     """Factory: ``lab_server(root, *extra_args) -> RunningServer`` runs ``jupyter lab root``."""
     _require_module("jupyterlab", "lab_server")
@@ -315,7 +304,6 @@ def lab_server(
         _lab_command,
         tmp_path_factory.mktemp("jupyterlab-homes"),
         artifacts_dir,
-        pytestconfig.rootpath,
         prepare_home=_lab_prepare_home,
     )
     try:
@@ -326,7 +314,7 @@ def lab_server(
 
 @pytest.fixture(scope="session")
 def voila_server(
-    tmp_path_factory: pytest.TempPathFactory, artifacts_dir: Path, pytestconfig: pytest.Config
+    tmp_path_factory: pytest.TempPathFactory, artifacts_dir: Path
 ) -> Iterator[_ServerFactory]:
     """Factory: ``voila_server(path, *extra_args) -> RunningServer`` runs ``voila path``.
 
@@ -339,7 +327,6 @@ def voila_server(
         _voila_command,
         tmp_path_factory.mktemp("voila-homes"),
         artifacts_dir,
-        pytestconfig.rootpath,
     )
     try:
         yield factory
@@ -401,7 +388,11 @@ class JsErrors:
         return self.page
 
     def wait_for(
-        self, locator: Locator, *, state: str = "visible", timeout: float = DEFAULT_TIMEOUT_MS
+        self,
+        locator: Locator,
+        *,
+        state: Literal["attached", "detached", "visible", "hidden"] = "visible",
+        timeout: float = DEFAULT_TIMEOUT_MS,
     ) -> Locator:
         """``locator.wait_for(state)`` in short slices, failing at once on a JavaScript error."""
         from playwright.sync_api import TimeoutError as PlaywrightTimeout
@@ -414,7 +405,7 @@ class JsErrors:
                 self.check()
                 _fail(f"Timed out after {timeout / 1000:.0f} s waiting for {locator} to be {state}")
             try:
-                locator.wait_for(state=state, timeout=min(250.0, max(remaining_ms, 1.0)))  # type: ignore[arg-type]
+                locator.wait_for(state=state, timeout=min(250.0, max(remaining_ms, 1.0)))
             except PlaywrightTimeout:
                 continue
             self.check()
@@ -450,9 +441,7 @@ def js_errors() -> JsErrors:
 
 
 @pytest.fixture
-def page(
-    browser: Browser, js_errors: JsErrors, artifacts_dir: Path, request: pytest.FixtureRequest
-) -> Iterator[Page]:
+def page(browser: Browser, js_errors: JsErrors, artifacts_dir: Path, request: pytest.FixtureRequest) -> Iterator[Page]:
     """A fresh context and page; screenshot on teardown; any JavaScript error fails the test."""
     context = browser.new_context(viewport={"width": 1366, "height": 900})
     context.set_default_timeout(DEFAULT_TIMEOUT_MS)
@@ -486,4 +475,3 @@ def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
         collector.flush()
         collector.check()
     return result
-

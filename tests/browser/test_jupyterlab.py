@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import fnmatch
+import re
 import shutil
 from pathlib import Path
 
@@ -28,9 +29,7 @@ def _write_notebook(path: Path, *sources: str) -> Path:
     return path
 
 
-def test_notebook_cell_imports_cliplab_in_a_real_kernel(
-    tmp_path: Path, lab_server, page: Page, js_errors
-) -> None:
+def test_notebook_cell_imports_cliplab_in_a_real_kernel(tmp_path: Path, lab_server, page: Page, js_errors) -> None:
     source = tmp_path / "source"
     source.mkdir()
     _write_notebook(source / "smoke.ipynb", 'import cliplab; print("cliplab", cliplab.__version__)')
@@ -39,8 +38,11 @@ def test_notebook_cell_imports_cliplab_in_a_real_kernel(
 
     page.goto(f"{server.url}lab/tree/smoke.ipynb")
     notebook = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden)").first
-    js_errors.wait_for(notebook.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']"),
-                       timeout=KERNEL_TIMEOUT_MS)
+    # The status bar says "<kernel> | Idle" only once the kernel is connected; the toolbar's
+    # execution indicator already reads data-status="idle" while the session is initializing.
+    kernel_status = page.locator("#jp-main-statusbar [title='Change kernel for smoke.ipynb']")
+    js_errors.wait_for(kernel_status.filter(has_text=re.compile(r"\| Idle$")), timeout=KERNEL_TIMEOUT_MS)
+    js_errors.wait_for(notebook.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']"))
 
     cell = notebook.locator(".jp-CodeCell").first
     cell.locator(".cm-content").click()
@@ -75,6 +77,19 @@ def test_lab_on_notebooks_folder_lists_its_subfolders(lab_server, page: Page, js
     def shown() -> list[str]:
         return sorted(text.strip() for text in folders.all_inner_texts())
 
-    js_errors.wait_until(lambda: shown() == expected,
-                         f"the file browser lists exactly the folders {expected} (it shows {shown()})")
+    js_errors.wait_until(
+        lambda: shown() == expected, f"the file browser lists exactly the folders {expected} (it shows {shown()})"
+    )
     assert shown() == expected
+
+
+def test_voila_renders_a_notebook_output(tmp_path: Path, voila_server, page: Page, js_errors) -> None:
+    """Smoke check of the ``voila_server`` fixture, ahead of the playtest dashboards."""
+    _write_notebook(tmp_path / "hello.ipynb", 'import cliplab; print("voila says", 6 * 7, cliplab.__version__)')
+    server = voila_server(tmp_path / "hello.ipynb")
+
+    page.goto(server.url)
+    expected = f"voila says 42 {cliplab.__version__}"
+    output = page.locator(".jp-OutputArea-output", has_text="voila says")
+    js_errors.wait_for(output, timeout=KERNEL_TIMEOUT_MS)
+    assert output.first.inner_text().strip() == expected
