@@ -450,6 +450,14 @@ class ClickCrack(State):
 
         return render(self)
 
+    def _repr_svg_(self) -> str:
+        # Drawing is imported only when a picture is asked for: the rules know no screen.
+        from cliplab.ui.svg import render
+
+        from .board import describe
+
+        return render(describe(self))
+
 
 def _max_length(players: int, options: Mapping[str, OptionValue]) -> int:
     # A chance draw, two placements each, then per round: a setting, two tiles and two choices each.

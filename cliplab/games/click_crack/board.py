@@ -1,0 +1,27 @@
+"""Click & Crack drawn as a board description: the floe, its cracks and the penguins."""
+
+from __future__ import annotations
+
+from cliplab.grid import segment_points
+from cliplab.ui.scene import Board, Cell, Edge, Mark, Scene, Token
+
+from .rules import SIZE, ClickCrack
+
+
+def describe(state: ClickCrack, marks: tuple[Mark, ...] = ()) -> Scene:
+    cells = tuple(
+        Cell((r, c), fill="ice", label="ice")
+        if (r, c) in state.main
+        else Cell((r, c), fill="water", glyph="wave", label="broken off: open water")
+        for r in range(SIZE)
+        for c in range(SIZE)
+    )
+    edges = tuple(Edge(*segment_points(crack), style="crack") for crack in sorted(state.cracks))
+    tokens = tuple(
+        Token(at, owner=penguin // 2, text=str(penguin), label=f"penguin {penguin} of player {penguin // 2}")
+        for penguin, at in enumerate(state.pos)
+        if at is not None
+    )
+    floe = Board("floe", "The floe", SIZE, SIZE, cells, edges, tokens, marks, clickable=("cell", "segment", "point"))
+    scores = ", ".join(f"player {seat}: {points}" for seat, points in enumerate(state.scores))
+    return Scene((floe,), title="Click & Crack", status=f"Round {state.round}. Scores: {scores}")

@@ -1,0 +1,45 @@
+"""Glyphs: small shapes drawn in a cell so that no colour is told by colour alone.
+
+Each glyph is SVG path data in a unit box (0..1 both ways), filled with the even-odd rule.
+"""
+
+from __future__ import annotations
+
+import math
+
+
+def _circle(cx: float, cy: float, r: float) -> str:
+    arc = f"A{r:.3f} {r:.3f} 0 1 0"
+    return f"M{cx - r:.3f} {cy:.3f}{arc} {cx + r:.3f} {cy:.3f}{arc} {cx - r:.3f} {cy:.3f}Z"
+
+
+def _star(points: int = 5, outer: float = 0.44, inner: float = 0.19) -> str:
+    corners = []
+    for i in range(2 * points):
+        radius = outer if i % 2 == 0 else inner
+        angle = math.pi * i / points - math.pi / 2
+        corners.append(f"{0.5 + radius * math.cos(angle):.3f} {0.53 + radius * math.sin(angle):.3f}")
+    return "M" + "L".join(corners) + "Z"
+
+
+GLYPHS: dict[str, str] = {
+    "triangle": "M.5 .12L.9 .85L.1 .85Z",
+    "tent": "M.5 .1L.92 .88L.08 .88ZM.5 .48L.62 .88L.38 .88Z",
+    "wave": "M.05 .4Q.2 .25 .35 .4T.65 .4T.95 .4V.6Q.8 .45 .65 .6T.35 .6T.05 .6Z",
+    "tree": _circle(0.5, 0.38, 0.3) + "M.43 .62H.57V.94H.43Z",
+    "person": _circle(0.5, 0.25, 0.14) + "M.2 .94Q.2 .44 .5 .44Q.8 .44 .8 .94Z",
+    "sun": _circle(0.5, 0.5, 0.2)
+    + "M.46 .03H.54V.22H.46ZM.46 .78H.54V.97H.46ZM.03 .46H.22V.54H.03ZM.78 .46H.97V.54H.78Z",
+    "diamond": "M.5 .08L.92 .5L.5 .92L.08 .5Z",
+    "cross": "M.38 .08H.62V.38H.92V.62H.62V.92H.38V.62H.08V.38H.38Z",
+    "square": "M.15 .15H.85V.85H.15Z",
+    "circle": _circle(0.5, 0.5, 0.38),
+    "dot": _circle(0.5, 0.5, 0.16),
+    "paw": _circle(0.5, 0.7, 0.19)
+    + _circle(0.2, 0.42, 0.09)
+    + _circle(0.38, 0.24, 0.09)
+    + _circle(0.62, 0.24, 0.09)
+    + _circle(0.8, 0.42, 0.09),
+    "recycle": "M.5 .08L.92 .84L.08 .84ZM.5 .36L.3 .72L.7 .72Z",
+    "star": _star(),
+}

@@ -1,0 +1,126 @@
+"""Board descriptions: what the grid component draws, as plain immutable values.
+
+A Scene holds one or more Boards and a tray of Pieces. Coordinates follow cliplab.grid: a cell is
+(row, col); a point is the lattice corner (row, col) at the top-left of cell (row, col); a segment is the
+unit lattice edge between two neighbouring points. The same Scene is drawn as static SVG (for
+_repr_svg_ and export) and by the widget in the browser, which adds hover, focus and dragging.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+Coord = tuple[int, int]
+Kind = Literal["cell", "segment", "point"]
+KINDS: tuple[Kind, ...] = ("cell", "segment", "point")
+
+# Okabe-Ito colours, each with the glyph that stands for it where the colour alone can't be told apart.
+PALETTE: dict[str, tuple[str, str, str]] = {
+    # key: (colour, default glyph, spoken name)
+    "orange": ("#E69F00", "triangle", "orange"),
+    "sky": ("#56B4E9", "wave", "sky blue"),
+    "green": ("#009E73", "tree", "green"),
+    "yellow": ("#F0E442", "sun", "yellow"),
+    "blue": ("#0072B2", "diamond", "blue"),
+    "vermillion": ("#D55E00", "cross", "vermillion"),
+    "purple": ("#CC79A7", "person", "reddish purple"),
+    "black": ("#000000", "square", "black"),
+    # Neutral surfaces: no glyph needed, they are the background of a board.
+    "paper": ("#FBF8EF", "", "paper"),
+    "ice": ("#EAF4FB", "", "ice"),
+    "water": ("#BFD9EA", "", "open water"),
+    "empty": ("#D9D9D9", "", "empty"),
+}
+SEAT_COLOURS = ("blue", "vermillion", "green", "purple")
+SEAT_GLYPHS = ("circle", "square", "triangle", "diamond")
+SEGMENT_STYLES = ("cut", "crack", "wall", "walkway", "highlight", "bridge")
+
+
+@dataclass(frozen=True, slots=True)
+class Cell:
+    at: Coord
+    fill: str = "paper"
+    glyph: str | None = None  # None: the fill's own glyph; "": none
+    label: str = ""  # spoken, and shown on hover
+    text: str = ""  # a short mark drawn in the cell (a number, a letter)
+    emphasis: bool = False
+    absent: bool = False  # a hole: not part of the board (cut out, broken off)
+
+
+@dataclass(frozen=True, slots=True)
+class Edge:
+    """A drawn segment between two neighbouring lattice points."""
+
+    a: Coord
+    b: Coord
+    style: str = "cut"
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    """A pawn standing on a point (a penguin on an intersection)."""
+
+    at: Coord
+    owner: int
+    text: str = ""
+    label: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Mark:
+    """A place highlighted on a board: a legal target, the last move, a ghost preview."""
+
+    kind: Kind
+    at: Coord
+    to: Coord | None = None  # the second end point of a segment
+    style: Literal["target", "last", "ghost"] = "target"
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    id: str
+    label: str
+    rows: int
+    cols: int
+    cells: tuple[Cell, ...] = ()
+    edges: tuple[Edge, ...] = ()
+    tokens: tuple[Token, ...] = ()
+    marks: tuple[Mark, ...] = ()
+    clickable: tuple[Kind, ...] = ()  # what a click on this board may name
+    accepts_pieces: bool = False  # pieces from the tray may be dropped here
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """A polyomino in the tray: its cells (with their fills) relative to its own corner."""
+
+    id: str
+    cells: tuple[Cell, ...]
+    label: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Scene:
+    boards: tuple[Board, ...]
+    pieces: tuple[Piece, ...] = ()
+    title: str = ""
+    status: str = ""  # one line under the boards: whose turn, what to do
+    board_gap: float = 0.6  # space between boards, in cells
+    wrap: int = 24  # start a new row of boards past this width, in cells
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def board(self, board_id: str) -> Board:
+        for board in self.boards:
+            if board.id == board_id:
+                return board
+        raise KeyError(board_id)
+
+
+def spoken_cell(cell: Cell) -> str:
+    """What a screen reader says for a cell: where it is, then what it holds."""
+    where = f"row {cell.at[0] + 1}, column {cell.at[1] + 1}"
+    if cell.absent:
+        return f"{where}: gone"
+    what = cell.label or PALETTE.get(cell.fill, ("", "", cell.fill))[2]
+    return f"{where}: {what}" if what else where

@@ -1,0 +1,251 @@
+"""Scene -> SVG text. Used for _repr_svg_ (boards show on GitHub without a kernel), for export, and by
+the widget, whose front end draws this very markup and adds interaction on top of it.
+
+Markup the front end relies on: every board is a <g class="cl-board" data-board=ID> holding its cells
+(<g data-kind="cell" data-r data-c>), and, when the board is clickable that way, invisible hit targets for
+segments (data-kind="segment" data-r data-c data-r2 data-c2) and points (data-kind="point" data-r data-c).
+Tray pieces are <g class="cl-piece" data-piece=ID> drawn at the origin of their own cells.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from html import escape
+
+from .glyphs import GLYPHS
+from .scene import PALETTE, SEAT_COLOURS, SEAT_GLYPHS, Board, Cell, Mark, Piece, Scene, spoken_cell
+
+UNIT = 40  # pixels per cell in the viewBox; the picture scales to its container
+LABEL_HEIGHT = 0.7  # board labels, in cells
+STATUS_CHAR_WIDTH = 0.21  # an average character of the status line, in cells
+DARK_FILLS = {"blue", "vermillion", "green", "black"}
+
+STYLE = """
+.cl-scene{font-family:var(--jp-ui-font-family,system-ui,sans-serif)}
+.cl-label{fill:var(--cl-ink,#1d1d1d);font-size:16px;font-weight:600}
+.cl-status{fill:var(--cl-ink,#1d1d1d);font-size:15px}
+.cl-grid{stroke:var(--cl-grid,#8a8a8a);stroke-width:1;fill:none}
+.cl-frame{stroke:var(--cl-ink,#1d1d1d);stroke-width:2;fill:none}
+.cl-absent rect{fill:var(--cl-hole,transparent);stroke:none}
+.cl-text{font-size:15px;font-weight:700;text-anchor:middle;dominant-baseline:central}
+.cl-emphasis rect{stroke:var(--cl-ink,#1d1d1d);stroke-width:3}
+.cl-edge{stroke-linecap:round;fill:none}
+.cl-edge-cut{stroke:var(--cl-ink,#1d1d1d);stroke-width:4}
+.cl-edge-crack{stroke:#D55E00;stroke-width:5;stroke-dasharray:7 4}
+.cl-edge-wall{stroke:var(--cl-ink,#1d1d1d);stroke-width:7}
+.cl-edge-walkway{stroke:#7a5a2f;stroke-width:6;stroke-dasharray:2 6}
+.cl-edge-highlight{stroke:#F0E442;stroke-width:7;opacity:.9}
+.cl-edge-bridge{stroke:#7a5a2f;stroke-width:9;opacity:.7}
+.cl-mark{fill:none;stroke-width:3;pointer-events:none}
+.cl-mark-target{stroke:#009E73;stroke-dasharray:5 3}
+.cl-mark-last{stroke:#CC79A7}
+.cl-mark-ghost{stroke:#0072B2;fill:#0072B2;fill-opacity:.25}
+.cl-token circle{stroke:var(--cl-ink,#1d1d1d);stroke-width:2}
+.cl-token text{fill:#fff;font-size:13px;font-weight:700;text-anchor:middle;dominant-baseline:central}
+.cl-hit{fill:transparent;stroke:transparent}
+"""
+
+
+def _num(value: float) -> str:
+    return f"{value:.1f}".rstrip("0").rstrip(".")
+
+
+def _attrs(**values: object) -> str:
+    parts = []
+    for key, value in values.items():
+        if value is None or value is False:
+            continue
+        name = key.rstrip("_").replace("_", "-")
+        parts.append(f'{name}="{escape(str(value), quote=True)}"')
+    return " ".join(parts)
+
+
+def _glyph(name: str, x: float, y: float, size: float, colour: str) -> str:
+    path = GLYPHS.get(name)
+    if path is None:
+        return ""
+    return (
+        f'<path d="{path}" fill="{colour}" fill-rule="evenodd" opacity=".85" '
+        f'transform="translate({_num(x)} {_num(y)}) scale({_num(size)})"/>'
+    )
+
+
+def draw_cell(cell: Cell, x: float, y: float, ids: str | None = None) -> str:
+    """One cell at pixel (x, y): its square, glyph and text, marked up as a grid cell."""
+    r, c = cell.at
+    colour, default_glyph, _ = PALETTE.get(cell.fill, (cell.fill, "", cell.fill))
+    classes = "cl-cell" + (" cl-absent" if cell.absent else "") + (" cl-emphasis" if cell.emphasis else "")
+    attrs = _attrs(
+        class_=classes,
+        role="gridcell",
+        id=f"{ids}-c{r}-{c}" if ids else None,
+        data_kind="cell",
+        data_r=r,
+        data_c=c,
+        aria_label=spoken_cell(cell),
+    )
+    body = [f"<title>{escape(spoken_cell(cell))}</title>"]
+    body.append(f'<rect x="{_num(x)}" y="{_num(y)}" width="{UNIT}" height="{UNIT}" fill="{colour}"/>')
+    if not cell.absent:
+        glyph = default_glyph if cell.glyph is None else cell.glyph
+        ink = "#ffffff" if cell.fill in DARK_FILLS else "#1d1d1d"
+        if glyph:
+            size = UNIT * (0.42 if cell.text else 0.56)
+            gx = x + (UNIT - size) / 2 if not cell.text else x + UNIT * 0.06
+            gy = y + (UNIT - size) / 2 if not cell.text else y + UNIT * 0.06
+            body.append(_glyph(glyph, gx, gy, size, ink))
+        if cell.text:
+            tx, ty = x + UNIT * (0.68 if glyph else 0.5), y + UNIT * (0.68 if glyph else 0.5)
+            body.append(f'<text class="cl-text" x="{_num(tx)}" y="{_num(ty)}" fill="{ink}">{escape(cell.text)}</text>')
+    return f"<g {attrs}>{''.join(body)}</g>"
+
+
+def _grid_lines(board: Board) -> str:
+    w, h = board.cols * UNIT, board.rows * UNIT
+    lines = [f"M0 {r * UNIT}H{w}" for r in range(1, board.rows)]
+    lines += [f"M{c * UNIT} 0V{h}" for c in range(1, board.cols)]
+    return f'<path class="cl-grid" d="{"".join(lines)}"/><rect class="cl-frame" width="{w}" height="{h}"/>'
+
+
+def _mark(mark: Mark) -> str:
+    r, c = mark.at
+    cls = f"cl-mark cl-mark-{mark.style}"
+    if mark.kind == "cell":
+        inset = 4
+        return (
+            f'<rect class="{cls}" x="{c * UNIT + inset}" y="{r * UNIT + inset}" '
+            f'width="{UNIT - 2 * inset}" height="{UNIT - 2 * inset}" rx="4"/>'
+        )
+    if mark.kind == "point":
+        return f'<circle class="{cls}" cx="{c * UNIT}" cy="{r * UNIT}" r="{UNIT * 0.3:.0f}"/>'
+    assert mark.to is not None
+    r2, c2 = mark.to
+    return (
+        f'<line class="{cls}" x1="{c * UNIT}" y1="{r * UNIT}" x2="{c2 * UNIT}" y2="{r2 * UNIT}" '
+        f'stroke-width="8" stroke-linecap="round"/>'
+    )
+
+
+def _hits(board: Board) -> str:
+    """Invisible targets for segments and points, drawn last so they win over the cells beneath."""
+    out = []
+    if "segment" in board.clickable:
+        pad = UNIT * 0.14
+        for r in range(board.rows + 1):
+            for c in range(board.cols + 1):
+                if c < board.cols:  # the horizontal edge to the east
+                    attrs = _attrs(class_="cl-hit", data_kind="segment", data_r=r, data_c=c, data_r2=r, data_c2=c + 1)
+                    box = f'x="{c * UNIT}" y="{_num(r * UNIT - pad)}" width="{UNIT}" height="{_num(2 * pad)}"'
+                    out.append(f"<rect {attrs} {box}/>")
+                if r < board.rows:  # the vertical edge to the south
+                    attrs = _attrs(class_="cl-hit", data_kind="segment", data_r=r, data_c=c, data_r2=r + 1, data_c2=c)
+                    box = f'x="{_num(c * UNIT - pad)}" y="{r * UNIT}" width="{_num(2 * pad)}" height="{UNIT}"'
+                    out.append(f"<rect {attrs} {box}/>")
+    if "point" in board.clickable:
+        for r in range(board.rows + 1):
+            for c in range(board.cols + 1):
+                attrs = _attrs(class_="cl-hit", data_kind="point", data_r=r, data_c=c)
+                out.append(f'<circle {attrs} cx="{c * UNIT}" cy="{r * UNIT}" r="{UNIT * 0.2:.0f}"/>')
+    return "".join(out)
+
+
+def _token_glyph(owner: int) -> str:
+    return SEAT_GLYPHS[owner % len(SEAT_GLYPHS)]
+
+
+def draw_board(board: Board, ids: str | None = None) -> str:
+    """A board at its own origin (the caller places it): label above, then the grid."""
+    cells = {cell.at: cell for cell in board.cells}
+    rows = []
+    for r in range(board.rows):
+        row = "".join(
+            draw_cell(cells.get((r, c), Cell((r, c))), c * UNIT, r * UNIT, f"{ids}-{board.id}" if ids else None)
+            for c in range(board.cols)
+        )
+        rows.append(f'<g role="row">{row}</g>')
+    edges = "".join(
+        f'<line class="cl-edge cl-edge-{edge.style}" x1="{edge.a[1] * UNIT}" y1="{edge.a[0] * UNIT}" '
+        f'x2="{edge.b[1] * UNIT}" y2="{edge.b[0] * UNIT}"/>'
+        for edge in board.edges
+    )
+    tokens = []
+    for token in board.tokens:
+        colour = PALETTE[SEAT_COLOURS[token.owner % len(SEAT_COLOURS)]][0]
+        r, c = token.at
+        radius = UNIT * 0.3
+        label = token.label or f"player {token.owner + 1}'s piece"
+        glyph = _glyph(_token_glyph(token.owner), c * UNIT - radius * 0.5, r * UNIT - radius * 0.95, radius, "#ffffff")
+        text = (
+            f'<text x="{c * UNIT}" y="{r * UNIT + radius * 0.35:.1f}">{escape(token.text)}</text>' if token.text else ""
+        )
+        attrs = _attrs(class_=f"cl-token cl-seat-{token.owner}", data_r=r, data_c=c, aria_label=label)
+        tokens.append(
+            f"<g {attrs}><title>{escape(label)}</title>"
+            f'<circle cx="{c * UNIT}" cy="{r * UNIT}" r="{radius:.0f}" fill="{colour}"/>{glyph}{text}</g>'
+        )
+    attrs = _attrs(
+        class_="cl-board",
+        role="grid",
+        aria_label=board.label,
+        data_board=board.id,
+        data_rows=board.rows,
+        data_cols=board.cols,
+        data_clickable=" ".join(board.clickable),
+        data_accepts_pieces="1" if board.accepts_pieces else None,
+    )
+    label = f'<text class="cl-label" x="0" y="{-UNIT * 0.22:.0f}">{escape(board.label)}</text>'
+    body = "".join(rows) + _grid_lines(board) + edges + "".join(_mark(m) for m in board.marks)
+    return f"<g {attrs}>{label}{body}{''.join(tokens)}{_hits(board)}</g>"
+
+
+def draw_piece(piece: Piece) -> str:
+    cells = "".join(draw_cell(cell, cell.at[1] * UNIT, cell.at[0] * UNIT) for cell in piece.cells)
+    attrs = _attrs(class_="cl-piece", data_piece=piece.id, aria_label=piece.label or f"piece {piece.id}")
+    return f"<g {attrs}>{cells}</g>"
+
+
+def _layout(sizes: Iterable[tuple[int, int]], gap: float, wrap: int) -> tuple[list[tuple[float, float]], float, float]:
+    """Place boxes (w, h in cells) left to right, starting a new row past `wrap` cells."""
+    places, x, y, row_h, width = [], 0.0, 0.0, 0.0, 0.0
+    for w, h in sizes:
+        if x > 0 and x + w > wrap:
+            x, y, row_h = 0.0, y + row_h + gap + LABEL_HEIGHT, 0.0
+        places.append((x, y + LABEL_HEIGHT))
+        x += w + gap
+        row_h = max(row_h, h)
+        width = max(width, x - gap)
+    return places, width, y + row_h + LABEL_HEIGHT
+
+
+def render(scene: Scene, ids: str | None = None) -> str:
+    """The whole scene as one <svg> that scales to the width of its container.
+
+    `ids` prefixes element ids (needed by the widget for keyboard focus); static pictures leave it out.
+    """
+    places, width, height = _layout(((b.cols, b.rows) for b in scene.boards), scene.board_gap, scene.wrap)
+    parts = [
+        f'<g transform="translate({_num(x * UNIT)} {_num(y * UNIT)})">{draw_board(board, ids)}</g>'
+        for board, (x, y) in zip(scene.boards, places, strict=True)
+    ]
+    if scene.pieces:
+        tray_sizes = [(1 + max(c.at[1] for c in p.cells), 1 + max(c.at[0] for c in p.cells)) for p in scene.pieces]
+        tray_places, tray_w, tray_h = _layout(tray_sizes, 0.5, max(scene.wrap, int(width)))
+        parts.append(f'<g class="cl-tray" transform="translate(0 {_num(height * UNIT)})">')
+        parts.append(f'<text class="cl-label" x="0" y="{UNIT * 0.5:.0f}">Pieces</text>')
+        for piece, (x, y) in zip(scene.pieces, tray_places, strict=True):
+            parts.append(f'<g transform="translate({_num(x * UNIT)} {_num(y * UNIT)})">{draw_piece(piece)}</g>')
+        parts.append("</g>")
+        width, height = max(width, tray_w), height + tray_h
+    if scene.status:
+        parts.append(f'<text class="cl-status" x="0" y="{_num((height + 0.55) * UNIT)}">{escape(scene.status)}</text>')
+        height += 0.8
+        width = max(width, len(scene.status) * STATUS_CHAR_WIDTH)
+    pad = UNIT * 0.45  # room for tokens standing on the outer corners
+    view = f"{-pad} {-pad} {_num(width * UNIT + 2 * pad)} {_num(height * UNIT + 2 * pad)}"
+    title = f"<title>{escape(scene.title)}</title>" if scene.title else ""
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="cl-scene" viewBox="{view}" '
+        f'width="100%" style="max-width:{_num(width * UNIT + 2 * pad)}px" role="group" '
+        f'aria-label="{escape(scene.title or "boards", quote=True)}">'
+        f"{title}<style>{STYLE}</style>{''.join(parts)}</svg>"
+    )

@@ -1,0 +1,115 @@
+"""GridWidget, the thin anywidget class, and Grid, the friendly object in front of it."""
+
+from __future__ import annotations
+
+import itertools
+import logging
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import anywidget
+import traitlets
+
+from cliplab.engine import IllegalAction
+
+from . import svg
+from .intents import BadMessage, Intent, parse_intent
+from .scene import Scene
+
+log = logging.getLogger(__name__)
+
+_PACKAGE = Path(__file__).resolve().parents[1]
+# In a wheel the front end ships inside the package; in a checkout it is read from widgets/ (and reloads).
+FRONT_END = next(p for p in (_PACKAGE / "_widgets", _PACKAGE.parent / "widgets") if (p / "grid.js").exists())
+_instances = itertools.count()
+
+
+class GridWidget(anywidget.AnyWidget):
+    """Draws `svg` and reports clicks, drops and keys as intents; knows nothing of games."""
+
+    _esm = FRONT_END / "grid.js"
+    _css = FRONT_END / "grid.css"
+    svg = traitlets.Unicode("").tag(sync=True)
+    # What the front end needs beyond the picture: for each board its size and what can be clicked,
+    # for each tray piece its cells (to preview it under the pointer).
+    geometry = traitlets.Dict().tag(sync=True)
+    # A message shown on the board: {"text", "tone": "error"|"info", "board", "kind", "at", "to"}.
+    notice = traitlets.Dict().tag(sync=True)
+    ids = traitlets.Unicode("").tag(sync=True)
+
+
+Handler = Callable[[Intent], Any]
+
+
+class Grid:
+    """A board component: give it a Scene, listen for intents, refuse illegal ones with the reason.
+
+        grid = Grid(scene)
+        grid.on("cell", lambda intent: ...)   # or "segment", "point", "drop", "any"
+        grid                                  # shows the widget in a notebook
+
+    A handler that raises IllegalAction has its reason shown on the board next to where the person
+    clicked; the scene stays as it was. Messages that don't fit the scene are refused and shown too.
+    """
+
+    def __init__(self, scene: Scene | None = None) -> None:
+        self.widget = GridWidget(ids=f"clg{next(_instances)}")
+        self.scene = Scene(boards=())
+        self.refused: list[str] = []  # reasons of malformed messages, newest last (for inspection)
+        self._handlers: dict[str, list[Handler]] = {}
+        self.widget.on_msg(self._receive)
+        if scene is not None:
+            self.show(scene)
+
+    def show(self, scene: Scene) -> None:
+        """Draw a new scene (the notice is cleared)."""
+        self.scene = scene
+        geometry = {
+            "boards": {
+                b.id: {"rows": b.rows, "cols": b.cols, "clickable": list(b.clickable), "pieces": b.accepts_pieces}
+                for b in scene.boards
+            },
+            "pieces": {p.id: [list(c.at) for c in p.cells] for p in scene.pieces},
+        }
+        with self.widget.hold_sync():
+            self.widget.svg = svg.render(scene, self.widget.ids)
+            self.widget.geometry = geometry
+            self.widget.notice = {}
+
+    def on(self, kind: str, handler: Handler) -> None:
+        """Call `handler(intent)` for intents of a kind ("cell", "segment", "point", "drop" or "any")."""
+        self._handlers.setdefault(kind, []).append(handler)
+
+    def say(self, text: str, intent: Intent | None = None, tone: str = "info") -> None:
+        """Show a message on the board, next to the place an intent named (or under the boards)."""
+        notice: dict[str, Any] = {"text": text, "tone": tone}
+        if intent is not None:
+            notice.update(board=intent.board, kind=intent.kind, at=list(intent.at))
+            if intent.to is not None:
+                notice["to"] = list(intent.to)
+        self.widget.notice = notice
+
+    def _receive(self, _widget: Any, content: Any, _buffers: Any) -> None:
+        # Runs in the kernel's message loop: nothing raised here may escape, or the widget goes quiet.
+        try:
+            intent = parse_intent(content, self.scene)
+        except BadMessage as err:
+            self.refused.append(str(err))
+            self.say(f"Refused a malformed message: {err}", tone="error")
+            return
+        self.handle(intent)
+
+    def handle(self, intent: Intent) -> None:
+        """Pass a checked intent to the handlers; an IllegalAction's reason is shown where it was tried."""
+        try:
+            for handler in self._handlers.get(intent.kind, []) + self._handlers.get("any", []):
+                handler(intent)
+        except IllegalAction as refused:
+            self.say(refused.reason[:1].upper() + refused.reason[1:], intent, tone="error")
+        except Exception:
+            log.exception("a grid handler failed on %s", intent)
+            self.say("Something went wrong handling that; the game is unchanged.", intent, tone="error")
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        return self.widget._repr_mimebundle_(**kwargs)
