@@ -1,0 +1,187 @@
+"""Board descriptions, their static SVG, and the checking of what the browser sends."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from cliplab.engine import IllegalAction, new_game
+from cliplab.ui import BadMessage, Board, Cell, Edge, Intent, Mark, Piece, Scene, Token, parse_intent, render
+from cliplab.ui.scene import spoken_cell
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+SHEET = Board(
+    "sheet",
+    "Park sheet",
+    7,
+    9,
+    cells=(Cell((2, 3), fill="sky", label="water, wildlife"), Cell((0, 0), absent=True)),
+    edges=(Edge((1, 1), (1, 2), "cut"),),
+    tokens=(Token((3, 3), owner=1, text="2"),),
+    marks=(Mark("cell", (4, 4)), Mark("segment", (0, 0), (0, 1), "last")),
+    clickable=("cell", "segment", "point"),
+    accepts_pieces=True,
+)
+CARD = Board("card", "Park card", 3, 3, clickable=("cell",))
+SCENE = Scene((SHEET, CARD), pieces=(Piece("L", (Cell((0, 0)), Cell((1, 0)), Cell((1, 1)))),), title="Test")
+
+
+def parse_svg(scene: Scene, ids: str | None = None) -> ET.Element:
+    return ET.fromstring(render(scene, ids))
+
+
+def test_every_cell_is_a_labelled_gridcell_in_rows() -> None:
+    root = parse_svg(SCENE, ids="w")
+    boards = [g for g in root.iter(f"{SVG}g") if g.get("class") == "cl-board"]
+    assert [b.get("data-board") for b in boards] == ["sheet", "card"]
+    sheet = boards[0]
+    assert sheet.get("role") == "grid"
+    rows = [g for g in sheet if g.get("role") == "row"]
+    assert len(rows) == 7 and all(len(row) == 9 for row in rows)
+    cell = rows[2][3]
+    assert cell.get("aria-label") == "row 3, column 4: water, wildlife"
+    assert cell.get("id") == "w-sheet-c2-3"
+    assert "cl-absent" in (rows[0][0].get("class") or "")
+
+
+def test_segment_and_point_targets_only_where_the_board_allows_them() -> None:
+    root = parse_svg(SCENE)
+    kinds = {}
+    for element in root.iter():
+        if element.get("class") == "cl-hit":
+            kinds[element.get("data-kind")] = kinds.get(element.get("data-kind"), 0) + 1
+    # Only the sheet takes segment and point clicks: 7x9 cells have 8*9 + 7*10 edges and 8*10 points.
+    assert kinds == {"segment": 8 * 9 + 7 * 10, "point": 8 * 10}
+
+
+def test_static_svg_has_no_ids_and_scales_to_its_container() -> None:
+    text = render(SCENE)
+    assert ' id="' not in text
+    root = ET.fromstring(text)
+    assert root.get("width") == "100%" and root.get("viewBox")
+
+
+def test_colours_come_with_glyphs_and_spoken_names() -> None:
+    assert spoken_cell(Cell((0, 1), fill="green")) == "row 1, column 2: green"
+    assert spoken_cell(Cell((0, 1), absent=True)) == "row 1, column 2: gone"
+    root = parse_svg(Scene((Board("b", "b", 1, 1, cells=(Cell((0, 0), fill="green"),)),)))
+    assert any(el.tag == f"{SVG}path" and "fill-rule" in el.attrib for el in root.iter())
+
+
+def test_text_is_escaped() -> None:
+    scene = Scene((Board("b", "<script>", 1, 1, cells=(Cell((0, 0), text="&"),)),), status='"quoted"')
+    root = ET.fromstring(render(scene))
+    texts = [el.text for el in root.iter(f"{SVG}text")]
+    assert "<script>" in texts and "&" in texts
+
+
+def test_click_crack_state_draws_itself_as_svg() -> None:
+    game = new_game("click_crack", players=2)
+    for k, at in enumerate(["0,0", "1,1", "2,2", "5,5"]):
+        game.apply(f"place at {at}", k % 2)
+    root = ET.fromstring(game._repr_svg_())
+    tokens = [g for g in root.iter(f"{SVG}g") if (g.get("class") or "").startswith("cl-token")]
+    assert sorted((g.get("data-r"), g.get("data-c")) for g in tokens) == [
+        ("0", "0"),
+        ("1", "1"),
+        ("2", "2"),
+        ("5", "5"),
+    ]
+
+
+# ----- messages from the browser ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        ({"type": "intent", "board": "sheet", "kind": "cell", "at": [6, 8]}, Intent("sheet", "cell", (6, 8))),
+        ({"type": "intent", "board": "sheet", "kind": "point", "at": [7, 9]}, Intent("sheet", "point", (7, 9))),
+        (
+            {"type": "intent", "board": "sheet", "kind": "segment", "at": [2, 3], "to": [1, 3]},
+            Intent("sheet", "segment", (1, 3), (2, 3)),
+        ),
+        (
+            {"type": "intent", "board": "sheet", "kind": "drop", "at": [0, 0], "piece": "L", "turns": 3},
+            Intent("sheet", "drop", (0, 0), piece="L", turns=3),
+        ),
+    ],
+)
+def test_well_formed_intents_are_accepted(message: dict, expected: Intent) -> None:
+    assert parse_intent(message, SCENE) == expected
+
+
+@pytest.mark.parametrize(
+    ("message", "complaint"),
+    [
+        ("cell 1 1", "object"),
+        ({"type": "execute", "board": "sheet", "kind": "cell", "at": [0, 0]}, "only intents"),
+        ({"type": "intent", "board": "sheet", "kind": "cell", "at": [0, 0], "code": "x"}, "unexpected field"),
+        ({"type": "intent", "board": "nope", "kind": "cell", "at": [0, 0]}, "no board"),
+        ({"type": "intent", "board": "x" * 5000, "kind": "cell", "at": [0, 0]}, "short text"),
+        ({"type": "intent", "board": "card", "kind": "point", "at": [0, 0]}, "not something to click"),
+        ({"type": "intent", "board": "sheet", "kind": "cell", "at": [7, 0]}, "outside the board"),
+        ({"type": "intent", "board": "sheet", "kind": "cell", "at": [-1, 0]}, "outside the board"),
+        ({"type": "intent", "board": "sheet", "kind": "cell", "at": [0.5, 0]}, "whole numbers"),
+        ({"type": "intent", "board": "sheet", "kind": "cell", "at": [True, 0]}, "whole numbers"),
+        ({"type": "intent", "board": "sheet", "kind": "cell", "at": [0, 0, 0]}, "pair"),
+        ({"type": "intent", "board": "sheet", "kind": "cell"}, "pair"),
+        ({"type": "intent", "board": "sheet", "kind": "segment", "at": [0, 0], "to": [1, 1]}, "neighbouring"),
+        ({"type": "intent", "board": "card", "kind": "drop", "at": [0, 0], "piece": "L"}, "cannot be dropped"),
+        ({"type": "intent", "board": "sheet", "kind": "drop", "at": [0, 0], "piece": "Q"}, "no piece"),
+        ({"type": "intent", "board": "sheet", "kind": "drop", "at": [0, 0], "piece": "L", "turns": 4}, "turns"),
+    ],
+)
+def test_malformed_intents_are_refused_with_a_reason(message: object, complaint: str) -> None:
+    with pytest.raises(BadMessage, match=complaint):
+        parse_intent(message, SCENE)
+
+
+# ----- the Grid object --------------------------------------------------------------------------------
+
+
+def test_grid_refuses_malformed_messages_without_calling_handlers() -> None:
+    from cliplab.ui.widget import Grid
+
+    grid = Grid(SCENE)
+    heard: list[Intent] = []
+    grid.on("any", heard.append)
+    svg_before = grid.widget.svg
+    grid._receive(grid.widget, {"type": "intent", "board": "sheet", "kind": "cell", "at": [99, 0]}, [])
+    assert heard == []
+    assert grid.widget.notice["tone"] == "error" and "outside the board" in grid.widget.notice["text"]
+    assert grid.widget.svg == svg_before
+    grid._receive(grid.widget, {"type": "intent", "board": "sheet", "kind": "cell", "at": [1, 2]}, [])
+    assert heard == [Intent("sheet", "cell", (1, 2))]
+
+
+def test_grid_shows_an_illegal_actions_reason_where_it_was_tried() -> None:
+    from cliplab.ui.widget import Grid
+
+    grid = Grid(SCENE)
+
+    def refuse(intent: Intent) -> None:
+        raise IllegalAction("walk", "walk N with penguin 1", "penguin 1 would walk off the floe")
+
+    grid.on("point", refuse)
+    grid._receive(grid.widget, {"type": "intent", "board": "sheet", "kind": "point", "at": [0, 4]}, [])
+    assert grid.widget.notice == {
+        "text": "Penguin 1 would walk off the floe",
+        "tone": "error",
+        "board": "sheet",
+        "kind": "point",
+        "at": [0, 4],
+    }
+
+
+def test_grid_survives_a_failing_handler() -> None:
+    from cliplab.ui.widget import Grid
+
+    grid = Grid(SCENE)
+    grid.on("cell", lambda intent: 1 / 0)
+    grid._receive(grid.widget, {"type": "intent", "board": "card", "kind": "cell", "at": [0, 0]}, [])
+    assert grid.widget.notice["tone"] == "error"
+    grid.show(SCENE)
+    assert grid.widget.notice == {}
