@@ -20,6 +20,8 @@ VERSION = 1
 
 
 def to_json(state: State) -> str:
+    if state.viewer is not None:
+        raise SaveError("state", "a player's view hides part of the game and cannot be saved")
     config = state.config
     record = {
         "format": FORMAT,
@@ -34,8 +36,6 @@ def to_json(state: State) -> str:
 
 
 def save(state: State, path: str | Path) -> None:
-    if state.viewer is not None:
-        raise SaveError(str(path), "a player's view hides part of the game and cannot be saved")
     Path(path).write_text(to_json(state), encoding="utf-8")
 
 
@@ -64,10 +64,10 @@ def from_json(text: str) -> State:
     if version != VERSION:
         raise SaveError("version", f"this cliplab reads version {VERSION}, the file is version {version}")
     name = _field(record, "game", str)
+    players, seed = _field(record, "players", int), _field(record, "seed", int)
+    options = _field(record, "options", dict)
     try:
-        config = spec(name).config(
-            _field(record, "players", int), _field(record, "seed", int), **_field(record, "options", dict)
-        )
+        config = spec(name).config(players, seed, **options)
     except CliplabError as err:
         raise SaveError("configuration", str(err)) from None
     entries = _field(record, "log", list)

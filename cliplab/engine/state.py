@@ -255,6 +255,7 @@ class State(ABC):
 
     def rewind(self, length: int) -> None:
         """Go back to the position after the first `length` log entries (chance then settles as before)."""
+        self._not_a_view()
         if not 0 <= length <= len(self.log):
             raise ValueError(f"this game's log has {len(self.log)} entries; cannot go back to {length}")
         entries = self.log[:length]
@@ -266,8 +267,13 @@ class State(ABC):
             self._record(player, action)
         self._settle()
 
+    def _not_a_view(self) -> None:
+        if self.viewer is not None:
+            raise ValueError("a player's view does not go back in time; undo on the game itself")
+
     def undo(self, decisions: int = 1) -> None:
         """Take back the last `decisions` player actions and the chance events that followed them."""
+        self._not_a_view()
         made = [i for i, (player, _) in enumerate(self.log) if player != CHANCE]
         if not 1 <= decisions <= len(made):
             raise ValueError(f"{len(made)} decisions have been made; cannot undo {decisions}")
