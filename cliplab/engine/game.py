@@ -103,17 +103,13 @@ class GameSpec:
         if players is None:
             players = self.default_players
         if type(players) is not int or not self.min_players <= players <= self.max_players:
-            raise OptionError(
-                f"{self.title} is for {self.min_players}-{self.max_players} players, not {players!r}"
-            )
+            raise OptionError(f"{self.title} is for {self.min_players}-{self.max_players} players, not {players!r}")
         if type(seed) is not int:
             raise OptionError(f"the seed is a whole number, not {seed!r}")
         chosen: dict[str, Any] = {}
         if variant is not None:
             if variant not in self.variants:
-                raise OptionError(
-                    f"{self.name} has no variant {variant!r} (its variants: {', '.join(self.variants)})"
-                )
+                raise OptionError(f"{self.name} has no variant {variant!r} (its variants: {', '.join(self.variants)})")
             chosen.update(self.variants[variant])
         chosen.update(options)
         resolved = self.resolve_options(chosen)

@@ -25,9 +25,7 @@ class Outcome:
         tiebreaks: Sequence[Sequence[float]] | None = None,
     ) -> Outcome:
         """Rank by score, higher first, then by each tie-break (higher first); what stays tied is shared."""
-        keys = [
-            (score, *(tb[seat] for tb in tiebreaks or ())) for seat, score in enumerate(scores)
-        ]
+        keys = [(score, *(tb[seat] for tb in tiebreaks or ())) for seat, score in enumerate(scores)]
         ranks = tuple(1 + sum(other > key for other in keys) for key in keys)
         winners = tuple(seat for seat, rank in enumerate(ranks) if rank == 1)
         return cls(tuple(scores), ranks, winners, termination, detail)

@@ -42,8 +42,6 @@ def variants() -> list[tuple[str, str | None]]:
     return [(name, variant) for name in games() for variant in (None, *spec(name).variants)]
 
 
-def new_game(
-    name: str, players: int | None = None, seed: int = 0, variant: str | None = None, **options: Any
-) -> State:
+def new_game(name: str, players: int | None = None, seed: int = 0, variant: str | None = None, **options: Any) -> State:
     """A new game by registered name, with a number of players, a seed, a named variant and options."""
     return spec(name).new(players, seed, variant, **options)

@@ -72,12 +72,7 @@ def from_json(text: str) -> State:
         raise SaveError("configuration", str(err)) from None
     entries = _field(record, "log", list)
     for index, entry in enumerate(entries):
-        if (
-            not isinstance(entry, list)
-            or len(entry) != 2
-            or type(entry[0]) is not int
-            or not isinstance(entry[1], str)
-        ):
+        if not isinstance(entry, list) or len(entry) != 2 or type(entry[0]) is not int or not isinstance(entry[1], str):
             raise SaveError(f"log[{index}]", f"expected [seat, action text], found {entry!r}")
     return replay(config, [(seat, action) for seat, action in entries])
 

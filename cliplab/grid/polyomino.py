@@ -151,9 +151,7 @@ def _distinct_mappings(shape: Shape, allow_flip: bool) -> tuple[tuple[Transform,
     return tuple(result)
 
 
-def placements(
-    shape_cells: Iterable[Cell], target: Collection[Cell], allow_flip: bool = False
-) -> list[Placement]:
+def placements(shape_cells: Iterable[Cell], target: Collection[Cell], allow_flip: bool = False) -> list[Placement]:
     """Every placement of the polyomino with all of its cells inside ``target``.
 
     Placements with identical mappings are reported once. Order: by transform (as in
@@ -187,6 +185,4 @@ def render(cells: Iterable[Cell]) -> str:
     r1 = max(r for r, _ in cs)
     c0 = min(c for _, c in cs)
     c1 = max(c for _, c in cs)
-    return "\n".join(
-        "".join("#" if (r, c) in cs else "." for c in range(c0, c1 + 1)) for r in range(r0, r1 + 1)
-    )
+    return "\n".join("".join("#" if (r, c) in cs else "." for c in range(c0, c1 + 1)) for r in range(r0, r1 + 1))

@@ -8,6 +8,7 @@ _repr_svg_ and export) and by the widget in the browser, which adds hover, focus
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -35,6 +36,7 @@ PALETTE: dict[str, tuple[str, str, str]] = {
 SEAT_COLOURS = ("blue", "vermillion", "green", "purple")
 SEAT_GLYPHS = ("circle", "square", "triangle", "diamond")
 SEGMENT_STYLES = ("cut", "crack", "wall", "walkway", "highlight", "bridge")
+_SAFE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +92,11 @@ class Board:
     clickable: tuple[Kind, ...] = ()  # what a click on this board may name
     accepts_pieces: bool = False  # pieces from the tray may be dropped here
 
+    def __post_init__(self) -> None:
+        # Ids end up inside element ids and CSS selectors in the browser.
+        if not _SAFE_ID.fullmatch(self.id):
+            raise ValueError(f"board id {self.id!r}: use letters, digits, '-' and '_' only")
+
 
 @dataclass(frozen=True, slots=True)
 class Piece:
@@ -98,6 +105,10 @@ class Piece:
     id: str
     cells: tuple[Cell, ...]
     label: str = ""
+
+    def __post_init__(self) -> None:
+        if not _SAFE_ID.fullmatch(self.id):
+            raise ValueError(f"piece id {self.id!r}: use letters, digits, '-' and '_' only")
 
 
 @dataclass(frozen=True, slots=True)

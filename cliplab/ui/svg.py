@@ -22,27 +22,27 @@ DARK_FILLS = {"blue", "vermillion", "green", "black"}
 
 STYLE = """
 .cl-scene{font-family:var(--jp-ui-font-family,system-ui,sans-serif)}
-.cl-label{fill:var(--cl-ink,#1d1d1d);font-size:16px;font-weight:600}
-.cl-status{fill:var(--cl-ink,#1d1d1d);font-size:15px}
-.cl-grid{stroke:var(--cl-grid,#8a8a8a);stroke-width:1;fill:none}
-.cl-frame{stroke:var(--cl-ink,#1d1d1d);stroke-width:2;fill:none}
-.cl-absent rect{fill:var(--cl-hole,transparent);stroke:none}
-.cl-text{font-size:15px;font-weight:700;text-anchor:middle;dominant-baseline:central}
-.cl-emphasis rect{stroke:var(--cl-ink,#1d1d1d);stroke-width:3}
-.cl-edge{stroke-linecap:round;fill:none}
-.cl-edge-cut{stroke:var(--cl-ink,#1d1d1d);stroke-width:4}
-.cl-edge-crack{stroke:#D55E00;stroke-width:5;stroke-dasharray:7 4}
-.cl-edge-wall{stroke:var(--cl-ink,#1d1d1d);stroke-width:7}
-.cl-edge-walkway{stroke:#7a5a2f;stroke-width:6;stroke-dasharray:2 6}
-.cl-edge-highlight{stroke:#F0E442;stroke-width:7;opacity:.9}
-.cl-edge-bridge{stroke:#7a5a2f;stroke-width:9;opacity:.7}
-.cl-mark{fill:none;stroke-width:3;pointer-events:none}
-.cl-mark-target{stroke:#009E73;stroke-dasharray:5 3}
-.cl-mark-last{stroke:#CC79A7}
-.cl-mark-ghost{stroke:#0072B2;fill:#0072B2;fill-opacity:.25}
-.cl-token circle{stroke:var(--cl-ink,#1d1d1d);stroke-width:2}
-.cl-token text{fill:#fff;font-size:13px;font-weight:700;text-anchor:middle;dominant-baseline:central}
-.cl-hit{fill:transparent;stroke:transparent}
+.cl-scene .cl-label{fill:var(--cl-ink,#1d1d1d);font-size:16px;font-weight:600}
+.cl-scene .cl-status{fill:var(--cl-ink,#1d1d1d);font-size:15px}
+.cl-scene .cl-lines{stroke:var(--cl-grid,#8a8a8a);stroke-width:1;fill:none}
+.cl-scene .cl-frame{stroke:var(--cl-line,#1d1d1d);stroke-width:2;fill:none}
+.cl-scene .cl-absent rect{fill:var(--cl-hole,transparent);stroke:none}
+.cl-scene .cl-text{font-size:15px;font-weight:700;text-anchor:middle;dominant-baseline:central}
+.cl-scene .cl-emphasis rect{stroke:var(--cl-line,#1d1d1d);stroke-width:3}
+.cl-scene .cl-edge{stroke-linecap:round;fill:none}
+.cl-scene .cl-edge-cut{stroke:var(--cl-line,#1d1d1d);stroke-width:4}
+.cl-scene .cl-edge-crack{stroke:#D55E00;stroke-width:5;stroke-dasharray:7 4}
+.cl-scene .cl-edge-wall{stroke:var(--cl-line,#1d1d1d);stroke-width:7}
+.cl-scene .cl-edge-walkway{stroke:#7a5a2f;stroke-width:6;stroke-dasharray:2 6}
+.cl-scene .cl-edge-highlight{stroke:#F0E442;stroke-width:7;opacity:.9}
+.cl-scene .cl-edge-bridge{stroke:#7a5a2f;stroke-width:9;opacity:.7}
+.cl-scene .cl-mark{fill:none;stroke-width:3;pointer-events:none}
+.cl-scene .cl-mark-target{stroke:#009E73;stroke-dasharray:5 3}
+.cl-scene .cl-mark-last{stroke:#CC79A7}
+.cl-scene .cl-mark-ghost{stroke:#0072B2;fill:#0072B2;fill-opacity:.25}
+.cl-scene .cl-token circle{stroke:var(--cl-line,#1d1d1d);stroke-width:2}
+.cl-scene .cl-token text{fill:#fff;font-size:13px;font-weight:700;text-anchor:middle;dominant-baseline:central}
+.cl-scene .cl-hit{fill:transparent;stroke:transparent}
 """
 
 
@@ -70,16 +70,16 @@ def _glyph(name: str, x: float, y: float, size: float, colour: str) -> str:
     )
 
 
-def draw_cell(cell: Cell, x: float, y: float, ids: str | None = None) -> str:
-    """One cell at pixel (x, y): its square, glyph and text, marked up as a grid cell."""
+def draw_cell(cell: Cell, x: float, y: float, ids: str | None = None, in_grid: bool = True) -> str:
+    """One cell at pixel (x, y): its square, glyph and text; on a board, marked up as a grid cell."""
     r, c = cell.at
     colour, default_glyph, _ = PALETTE.get(cell.fill, (cell.fill, "", cell.fill))
     classes = "cl-cell" + (" cl-absent" if cell.absent else "") + (" cl-emphasis" if cell.emphasis else "")
     attrs = _attrs(
         class_=classes,
-        role="gridcell",
+        role="gridcell" if in_grid else None,
         id=f"{ids}-c{r}-{c}" if ids else None,
-        data_kind="cell",
+        data_kind="cell" if in_grid else None,
         data_r=r,
         data_c=c,
         aria_label=spoken_cell(cell),
@@ -104,7 +104,7 @@ def _grid_lines(board: Board) -> str:
     w, h = board.cols * UNIT, board.rows * UNIT
     lines = [f"M0 {r * UNIT}H{w}" for r in range(1, board.rows)]
     lines += [f"M{c * UNIT} 0V{h}" for c in range(1, board.cols)]
-    return f'<path class="cl-grid" d="{"".join(lines)}"/><rect class="cl-frame" width="{w}" height="{h}"/>'
+    return f'<path class="cl-lines" d="{"".join(lines)}"/><rect class="cl-frame" width="{w}" height="{h}"/>'
 
 
 def _mark(mark: Mark) -> str:
@@ -126,25 +126,51 @@ def _mark(mark: Mark) -> str:
     )
 
 
-def _hits(board: Board) -> str:
+def _where(r: int, c: int) -> str:
+    return f"row {r + 1}, column {c + 1}"
+
+
+def _segment_hit(r: int, c: int, r2: int, c2: int, prefix: str | None) -> str:
+    pad = UNIT * 0.14
+    across = r2 == r  # a horizontal edge
+    attrs = _attrs(
+        class_="cl-hit",
+        id=f"{prefix}-s{r}-{c}-{'h' if across else 'v'}" if prefix else None,
+        data_kind="segment",
+        data_r=r,
+        data_c=c,
+        data_r2=r2,
+        data_c2=c2,
+        aria_label=f"segment from point {_where(r, c)} to point {_where(r2, c2)}",
+    )
+    if across:
+        box = f'x="{c * UNIT}" y="{_num(r * UNIT - pad)}" width="{UNIT}" height="{_num(2 * pad)}"'
+    else:
+        box = f'x="{_num(c * UNIT - pad)}" y="{r * UNIT}" width="{_num(2 * pad)}" height="{UNIT}"'
+    return f"<rect {attrs} {box}/>"
+
+
+def _hits(board: Board, prefix: str | None) -> str:
     """Invisible targets for segments and points, drawn last so they win over the cells beneath."""
     out = []
     if "segment" in board.clickable:
-        pad = UNIT * 0.14
         for r in range(board.rows + 1):
             for c in range(board.cols + 1):
-                if c < board.cols:  # the horizontal edge to the east
-                    attrs = _attrs(class_="cl-hit", data_kind="segment", data_r=r, data_c=c, data_r2=r, data_c2=c + 1)
-                    box = f'x="{c * UNIT}" y="{_num(r * UNIT - pad)}" width="{UNIT}" height="{_num(2 * pad)}"'
-                    out.append(f"<rect {attrs} {box}/>")
-                if r < board.rows:  # the vertical edge to the south
-                    attrs = _attrs(class_="cl-hit", data_kind="segment", data_r=r, data_c=c, data_r2=r + 1, data_c2=c)
-                    box = f'x="{_num(c * UNIT - pad)}" y="{r * UNIT}" width="{_num(2 * pad)}" height="{UNIT}"'
-                    out.append(f"<rect {attrs} {box}/>")
+                if c < board.cols:
+                    out.append(_segment_hit(r, c, r, c + 1, prefix))
+                if r < board.rows:
+                    out.append(_segment_hit(r, c, r + 1, c, prefix))
     if "point" in board.clickable:
         for r in range(board.rows + 1):
             for c in range(board.cols + 1):
-                attrs = _attrs(class_="cl-hit", data_kind="point", data_r=r, data_c=c)
+                attrs = _attrs(
+                    class_="cl-hit",
+                    id=f"{prefix}-p{r}-{c}" if prefix else None,
+                    data_kind="point",
+                    data_r=r,
+                    data_c=c,
+                    aria_label=f"point {_where(r, c)}",
+                )
                 out.append(f'<circle {attrs} cx="{c * UNIT}" cy="{r * UNIT}" r="{UNIT * 0.2:.0f}"/>')
     return "".join(out)
 
@@ -156,12 +182,10 @@ def _token_glyph(owner: int) -> str:
 def draw_board(board: Board, ids: str | None = None) -> str:
     """A board at its own origin (the caller places it): label above, then the grid."""
     cells = {cell.at: cell for cell in board.cells}
+    prefix = f"{ids}-{board.id}" if ids else None
     rows = []
     for r in range(board.rows):
-        row = "".join(
-            draw_cell(cells.get((r, c), Cell((r, c))), c * UNIT, r * UNIT, f"{ids}-{board.id}" if ids else None)
-            for c in range(board.cols)
-        )
+        row = "".join(draw_cell(cells.get((r, c), Cell((r, c))), c * UNIT, r * UNIT, prefix) for c in range(board.cols))
         rows.append(f'<g role="row">{row}</g>')
     edges = "".join(
         f'<line class="cl-edge cl-edge-{edge.style}" x1="{edge.a[1] * UNIT}" y1="{edge.a[0] * UNIT}" '
@@ -195,12 +219,13 @@ def draw_board(board: Board, ids: str | None = None) -> str:
     )
     label = f'<text class="cl-label" x="0" y="{-UNIT * 0.22:.0f}">{escape(board.label)}</text>'
     body = "".join(rows) + _grid_lines(board) + edges + "".join(_mark(m) for m in board.marks)
-    return f"<g {attrs}>{label}{body}{''.join(tokens)}{_hits(board)}</g>"
+    return f"<g {attrs}>{label}{body}{''.join(tokens)}{_hits(board, prefix)}</g>"
 
 
 def draw_piece(piece: Piece) -> str:
-    cells = "".join(draw_cell(cell, cell.at[1] * UNIT, cell.at[0] * UNIT) for cell in piece.cells)
-    attrs = _attrs(class_="cl-piece", data_piece=piece.id, aria_label=piece.label or f"piece {piece.id}")
+    cells = "".join(draw_cell(cell, cell.at[1] * UNIT, cell.at[0] * UNIT, in_grid=False) for cell in piece.cells)
+    label = piece.label or f"piece {piece.id}, {len(piece.cells)} squares"
+    attrs = _attrs(class_="cl-piece", role="button", data_piece=piece.id, aria_label=label)
     return f"<g {attrs}>{cells}</g>"
 
 

@@ -294,9 +294,7 @@ def _voila_command(path: Path, port: int, home: Path) -> list[str]:
 
 
 @pytest.fixture(scope="session")
-def lab_server(
-    tmp_path_factory: pytest.TempPathFactory, artifacts_dir: Path
-) -> Iterator[_ServerFactory]:
+def lab_server(tmp_path_factory: pytest.TempPathFactory, artifacts_dir: Path) -> Iterator[_ServerFactory]:
     """Factory: ``lab_server(root, *extra_args) -> RunningServer`` runs ``jupyter lab root``."""
     _require_module("jupyterlab", "lab_server")
     factory = _ServerFactory(
@@ -313,9 +311,7 @@ def lab_server(
 
 
 @pytest.fixture(scope="session")
-def voila_server(
-    tmp_path_factory: pytest.TempPathFactory, artifacts_dir: Path
-) -> Iterator[_ServerFactory]:
+def voila_server(tmp_path_factory: pytest.TempPathFactory, artifacts_dir: Path) -> Iterator[_ServerFactory]:
     """Factory: ``voila_server(path, *extra_args) -> RunningServer`` runs ``voila path``.
 
     For a notebook file the rendered page is ``server.url``; for a folder it is

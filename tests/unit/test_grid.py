@@ -66,9 +66,7 @@ def translate(cells: Iterable[Cell], by: Cell) -> Shape:
     return frozenset((r + by[0], c + by[1]) for r, c in cells)
 
 
-def reference_parts(
-    cells: frozenset[Cell], cut: set[Segment], links: list[tuple[Cell, Cell]]
-) -> set[frozenset[Cell]]:
+def reference_parts(cells: frozenset[Cell], cut: set[Segment], links: list[tuple[Cell, Cell]]) -> set[frozenset[Cell]]:
     """Union-find, written independently of parts()."""
     root = {c: c for c in cells}
 

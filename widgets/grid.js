@@ -1,0 +1,1187 @@
+// cliplab grid widget: the browser side of cliplab.ui.widget.GridWidget.
+//
+// Python draws the whole scene as SVG (trait `svg`) and describes it in `geometry`; this module shows
+// that markup and turns pointer and keyboard input into intents for Python, which decides legality.
+// Nothing here judges a move: clicks, drops and keys become messages, and Python answers with a new
+// picture or a notice. Hover, focus, the mode and a held piece are browser-only state.
+//
+// Hooks for tests: root div.cl-grid[data-mode][data-board][data-held][data-turns][data-render-ms];
+// focus holder .cl-stage (tabindex=0, aria-activedescendant); buttons .cl-mode and .cl-rotate;
+// notice .cl-notice[data-tone][data-side]; live region .cl-live; .cl-hover / .cl-focused / .cl-held
+// classes on the SVG elements; overlays .cl-focus-ring, .cl-hover-ring, .cl-ghost, .cl-notice-mark.
+
+const UNIT = 40; // viewBox pixels per cell, as in cliplab/ui/svg.py
+const SVG_NS = "http://www.w3.org/2000/svg";
+const KINDS = ["cell", "segment", "point"];
+const MODE_NAMES = { cell: "Cells", segment: "Segments", point: "Points", piece: "Pieces" };
+const DRAG_START_PX = 6;
+const TRAY = "\u0000tray"; // focus "board" standing for the tray of pieces (not a valid board id)
+
+/** Clockwise quarter turns of a piece's cells, then shifted so the minimum row and column are 0.
+ * Same as cliplab.grid.polyomino.orient with Transform(turns): (r, c) -> (c, -r) per turn. */
+export function orient(cells, turns) {
+  const moved = cells.map(([r, c]) => {
+    let p = [r, c];
+    for (let i = 0; i < ((turns % 4) + 4) % 4; i++) p = [p[1], -p[0]];
+    return p;
+  });
+  if (moved.length === 0) return moved;
+  const r0 = Math.min(...moved.map((p) => p[0]));
+  const c0 = Math.min(...moved.map((p) => p[1]));
+  return moved.map(([r, c]) => [r - r0 + 0, c - c0 + 0]);
+}
+
+function svgEl(name, attrs = {}) {
+  const node = document.createElementNS(SVG_NS, name);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
+  return node;
+}
+
+function htmlEl(name, attrs = {}, text = "") {
+  const node = document.createElement(name);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
+  if (text) node.textContent = text;
+  return node;
+}
+
+function clamp(value, low, high) {
+  return Math.max(low, Math.min(high, value));
+}
+
+function spokenPoint(r, c) {
+  return `row ${r + 1}, column ${c + 1}`;
+}
+
+/** Report a bug without breaking the widget: it reaches the console and window "error" listeners. */
+function surface(error) {
+  if (typeof globalThis.reportError === "function") globalThis.reportError(error);
+  else setTimeout(() => { throw error; });
+}
+
+function render({ model, el }) {
+  const events = new AbortController();
+  const on = (target, type, handler, options = {}) =>
+    target.addEventListener(type, guard(handler), { ...options, signal: events.signal });
+
+  // ------------------------------------------------------------------ the DOM we own
+  const root = htmlEl("div", { class: "cl-grid" });
+  const toolbar = htmlEl("div", { class: "cl-toolbar" });
+  const modeButton = htmlEl("button", {
+    type: "button", class: "cl-mode", tabindex: "-1", "aria-keyshortcuts": "M",
+    title: "What the arrow keys move over (key M)",
+  });
+  const rotateButton = htmlEl("button", {
+    type: "button", class: "cl-rotate", tabindex: "-1", "aria-keyshortcuts": "R",
+    title: "Turn the held piece a quarter turn clockwise (key R)",
+  });
+  rotateButton.append(htmlEl("span", { class: "cl-icon", "aria-hidden": "true" }, "\u21bb"), " Rotate");
+  const heldInfo = htmlEl("span", { class: "cl-held-info" });
+  const hint = htmlEl("span", { class: "cl-hint", "aria-hidden": "true" },
+    "Arrows move \u00b7 Enter chooses \u00b7 M mode \u00b7 [ ] board \u00b7 R rotate \u00b7 Esc cancel");
+  toolbar.append(modeButton, rotateButton, heldInfo, hint);
+
+  const stage = htmlEl("div", {
+    class: "cl-stage", tabindex: "0", role: "application", "aria-roledescription": "game boards",
+    "data-lm-suppress-shortcuts": "true",
+    "aria-label": "Game boards. Arrow keys move, Enter or Space chooses, M changes what you move over, " +
+      "Page Up and Page Down or [ and ] change board, R turns a held piece, Escape cancels.",
+  });
+  const host = htmlEl("div", { class: "cl-svg-host" });
+  const notice = htmlEl("div", { class: "cl-notice", hidden: "" });
+  const noticeIcon = htmlEl("span", { class: "cl-notice-icon", "aria-hidden": "true" });
+  const noticeText = htmlEl("span", { class: "cl-notice-text" });
+  const noticeClose = htmlEl("button", {
+    type: "button", class: "cl-notice-close", tabindex: "-1", "aria-label": "Dismiss",
+  }, "\u00d7");
+  notice.append(noticeIcon, noticeText, noticeClose);
+  stage.append(host, notice);
+  const live = htmlEl("div", { class: "cl-live", "aria-live": "polite", "aria-atomic": "true" });
+  const sceneStyle = htmlEl("style", { class: "cl-scene-style" });
+  const parser = document.createElement("template");
+  root.append(sceneStyle, toolbar, stage, live);
+  el.append(root);
+
+  // ------------------------------------------------------------------ state
+  let svg = null; // the current <svg>
+  let rootOverlay = null; // <g> on top of the whole scene (ghost off the boards, tray focus ring)
+  let boards = new Map(); // id -> {id, el, overlay, rows, cols, clickable, pieces, label}
+  let order = []; // board ids in document order
+  let pieces = new Map(); // piece id -> <g class="cl-piece">
+  let pieceOrder = [];
+  const focus = { board: null, kind: "cell", r: 0, c: 0, o: "h", piece: 0 };
+  const lastOnBoard = new Map(); // board id -> {kind, r, c, o}, to come back to the same place
+  let lastBoard = null; // the board focused before the tray
+  let hover = null; // {key, el, ring}
+  let held = null; // {piece, turns, anchor: [r, c] of the original piece cell held, or null = corner}
+  let place = null; // where the held piece would land: {board, r, c} (top-left cell) or null
+  let pointer = null; // last pointer position over the stage {x, y}
+  let press = null; // pointerdown on a tray piece: {id, anchor, x, y, pointerId, dragging}
+  let swallowClick = false;
+  let ghost = null; // {el, inner, key}
+  let shownNotice = null; // the notice dict on screen
+  let noticeMark = null;
+  let svgChanged = false;
+  let noticeChanged = false;
+  let syncQueued = false;
+  let lastAnnounced = "";
+
+  function guard(handler) {
+    return (...args) => {
+      try {
+        return handler(...args);
+      } catch (error) {
+        // Drop transient gestures so the widget stays usable, then let the bug be seen.
+        press = null;
+        swallowClick = false;
+        root.classList.remove("cl-dragging");
+        surface(error);
+        return undefined;
+      }
+    };
+  }
+
+  // ------------------------------------------------------------------ drawing the scene
+  function readBoards() {
+    const geometry = model.get("geometry") || {};
+    const described = geometry.boards || {};
+    boards = new Map();
+    order = [];
+    if (!svg) return;
+    for (const boardEl of svg.querySelectorAll(".cl-board")) {
+      const id = boardEl.getAttribute("data-board");
+      if (id === null || boards.has(id)) continue;
+      const g = described[id] || {};
+      const clickable = Array.isArray(g.clickable)
+        ? g.clickable.filter((k) => KINDS.includes(k))
+        : (boardEl.getAttribute("data-clickable") || "").split(/\s+/).filter((k) => KINDS.includes(k));
+      let overlay = boardEl.querySelector(":scope > .cl-overlay");
+      if (!overlay) {
+        overlay = svgEl("g", { class: "cl-overlay", "aria-hidden": "true" });
+        boardEl.append(overlay);
+      }
+      boards.set(id, {
+        id,
+        el: boardEl,
+        overlay,
+        rows: Number(g.rows ?? boardEl.getAttribute("data-rows")) || 0,
+        cols: Number(g.cols ?? boardEl.getAttribute("data-cols")) || 0,
+        clickable,
+        pieces: g.pieces === undefined ? boardEl.hasAttribute("data-accepts-pieces") : Boolean(g.pieces),
+        label: boardEl.getAttribute("aria-label") || id,
+      });
+      order.push(id);
+    }
+  }
+
+  function readPieces() {
+    pieces = new Map();
+    pieceOrder = [];
+    if (!svg) return;
+    const prefix = model.get("ids") || "clg";
+    for (const pieceEl of svg.querySelectorAll(".cl-tray .cl-piece")) {
+      const id = pieceEl.getAttribute("data-piece");
+      if (id === null || pieces.has(id)) continue;
+      pieceEl.id = `${prefix}-piece-${id}`;
+      pieces.set(id, pieceEl);
+      pieceOrder.push(id);
+    }
+  }
+
+  function drawSvg() {
+    const started = performance.now();
+    // One parse of the whole markup (inert, in a template), then one swap into the page. The scene's
+    // <style> is the same text every time: it is kept in one <style> of ours and only rewritten when it
+    // changes, so a redraw does not add and remove a style sheet (which restyles the whole page).
+    parser.innerHTML = model.get("svg") || "";
+    const fresh = parser.content.querySelector("svg");
+    if (fresh) {
+      const sheets = fresh.querySelectorAll("style");
+      const css = [...sheets].map((n) => n.textContent).join("\n");
+      for (const n of sheets) n.remove();
+      if (sceneStyle.textContent !== css) sceneStyle.textContent = css;
+    }
+    host.replaceChildren(...parser.content.childNodes);
+    svg = host.querySelector("svg");
+    hover = null;
+    ghost = null;
+    noticeMark = null;
+    const widest = svg ? parseFloat(svg.style.maxWidth) : NaN;
+    stage.style.maxWidth = Number.isFinite(widest) ? `${Math.ceil(widest) + 8}px` : "";
+    if (svg) {
+      svg.setAttribute("focusable", "false");
+      rootOverlay = svgEl("g", { class: "cl-overlay cl-root-overlay", "aria-hidden": "true" });
+      svg.append(rootOverlay);
+    } else {
+      rootOverlay = null;
+    }
+    readBoards();
+    readPieces();
+    if (held && !pieces.has(held.piece)) {
+      held = null; // the piece left the tray (placed): nothing is held any more
+      place = null;
+    }
+    normaliseFocus();
+    drawFocus();
+    drawGhost();
+    updateToolbar();
+    root.dataset.renderMs = (performance.now() - started).toFixed(2);
+  }
+
+  function geometryChanged() {
+    readBoards();
+    normaliseFocus();
+    drawFocus();
+    drawGhost();
+    updateToolbar();
+  }
+
+  // ------------------------------------------------------------------ places and elements
+  function modesOf(board) {
+    if (!board) return ["piece"];
+    const modes = KINDS.filter((k) => board.clickable.includes(k));
+    if (board.pieces && !modes.includes("cell")) modes.unshift("cell");
+    return modes.length ? modes : ["cell"];
+  }
+
+  function clampFocus(board) {
+    const rows = board.rows;
+    const cols = board.cols;
+    if (focus.kind === "cell") {
+      focus.r = clamp(focus.r, 0, rows - 1);
+      focus.c = clamp(focus.c, 0, cols - 1);
+    } else if (focus.kind === "point") {
+      focus.r = clamp(focus.r, 0, rows);
+      focus.c = clamp(focus.c, 0, cols);
+    } else if (focus.o === "h") {
+      focus.r = clamp(focus.r, 0, rows);
+      focus.c = clamp(focus.c, 0, cols - 1);
+    } else {
+      focus.r = clamp(focus.r, 0, rows - 1);
+      focus.c = clamp(focus.c, 0, cols);
+    }
+  }
+
+  function normaliseFocus() {
+    if (focus.board === TRAY) {
+      if (pieceOrder.length) {
+        focus.kind = "piece";
+        focus.piece = clamp(focus.piece, 0, pieceOrder.length - 1);
+        return;
+      }
+      focus.board = null;
+    }
+    if (!boards.has(focus.board)) {
+      focus.board = order.length ? order[0] : pieceOrder.length ? TRAY : null;
+      if (focus.board === TRAY) {
+        focus.kind = "piece";
+        focus.piece = 0;
+        return;
+      }
+      if (focus.board === null) return;
+    }
+    const board = boards.get(focus.board);
+    const modes = modesOf(board);
+    if (!modes.includes(focus.kind)) focus.kind = modes[0];
+    clampFocus(board);
+  }
+
+  function cellId(boardId, r, c) {
+    return `${model.get("ids")}-${boardId}-c${r}-${c}`;
+  }
+
+  function findCell(board, r, c) {
+    const id = cellId(board.id, r, c);
+    const byId = document.getElementById(id);
+    if (byId && board.el.contains(byId)) return byId;
+    return board.el.querySelector(`[data-kind="cell"][data-r="${r}"][data-c="${c}"]`);
+  }
+
+  function findTarget(board, kind, r, c, r2, c2) {
+    if (!board) return null;
+    if (kind === "cell") return findCell(board, r, c);
+    if (kind === "point") return board.el.querySelector(`.cl-hit[data-kind="point"][data-r="${r}"][data-c="${c}"]`);
+    if (kind === "segment") {
+      return board.el.querySelector(
+        `.cl-hit[data-kind="segment"][data-r="${r}"][data-c="${c}"][data-r2="${r2}"][data-c2="${c2}"]`,
+      );
+    }
+    return null;
+  }
+
+  /** The focused segment's end points. */
+  function segmentEnds() {
+    return focus.o === "h" ? [focus.r, focus.c, focus.r, focus.c + 1] : [focus.r, focus.c, focus.r + 1, focus.c];
+  }
+
+  /** A shape (board-local viewBox units) for a place: used by rings and the notice mark. */
+  function shapeFor(kind, r, c, r2, c2, inset) {
+    if (kind === "point") return svgEl("circle", { cx: c * UNIT, cy: r * UNIT, r: UNIT * 0.27 });
+    if (kind === "segment") return svgEl("line", { x1: c * UNIT, y1: r * UNIT, x2: c2 * UNIT, y2: r2 * UNIT });
+    return svgEl("rect", {
+      x: c * UNIT + inset, y: r * UNIT + inset, width: UNIT - 2 * inset, height: UNIT - 2 * inset, rx: 3,
+    });
+  }
+
+  // ------------------------------------------------------------------ focus ring and live region
+  let focusRing = null;
+  let focusedEl = null;
+
+  function drawFocus() {
+    if (focusRing) focusRing.remove();
+    focusRing = null;
+    if (focusedEl) focusedEl.classList.remove("cl-focused");
+    focusedEl = null;
+    stage.removeAttribute("aria-activedescendant");
+    root.dataset.board = focus.board === TRAY ? "" : focus.board ?? "";
+    root.dataset.mode = focus.kind;
+    if (focus.board === null || !svg) return;
+    if (focus.board === TRAY) {
+      const pieceEl = pieces.get(pieceOrder[focus.piece]);
+      if (!pieceEl || !rootOverlay) return;
+      focusedEl = pieceEl;
+      pieceEl.classList.add("cl-focused");
+      stage.setAttribute("aria-activedescendant", pieceEl.id);
+      const box = boxInSvg(pieceEl);
+      if (box) {
+        focusRing = svgEl("g", { class: "cl-focus-ring", "data-kind": "piece" });
+        for (const part of ["cl-halo", "cl-ring"]) {
+          focusRing.append(svgEl("rect", {
+            class: part, x: box.x - 4, y: box.y - 4, width: box.width + 8, height: box.height + 8, rx: 5,
+          }));
+        }
+        rootOverlay.append(focusRing);
+      }
+      return;
+    }
+    const board = boards.get(focus.board);
+    if (!board) return;
+    const [r, c, r2, c2] = focus.kind === "segment" ? segmentEnds() : [focus.r, focus.c, 0, 0];
+    focusRing = svgEl("g", { class: "cl-focus-ring", "data-kind": focus.kind });
+    for (const part of ["cl-halo", "cl-ring"]) {
+      const shape = shapeFor(focus.kind, r, c, r2, c2, 2);
+      shape.setAttribute("class", part);
+      focusRing.append(shape);
+    }
+    board.overlay.append(focusRing);
+    focusedEl = findTarget(board, focus.kind, r, c, r2, c2);
+    if (focusedEl) focusedEl.classList.add("cl-focused");
+    if (focusedEl && focusedEl.id) {
+      stage.setAttribute("aria-activedescendant", focusedEl.id);
+    }
+  }
+
+  function boxInSvg(node) {
+    // A node's bounding box in the <svg>'s user units, through its transforms.
+    if (!svg || !node.getBBox) return null;
+    const own = node.getScreenCTM();
+    const top = svg.getScreenCTM();
+    if (!own || !top) return null;
+    const matrix = top.inverse().multiply(own);
+    const b = node.getBBox();
+    const a = new DOMPoint(b.x, b.y).matrixTransform(matrix);
+    const z = new DOMPoint(b.x + b.width, b.y + b.height).matrixTransform(matrix);
+    return { x: Math.min(a.x, z.x), y: Math.min(a.y, z.y), width: Math.abs(z.x - a.x), height: Math.abs(z.y - a.y) };
+  }
+
+  function describeFocus() {
+    if (focus.board === TRAY) {
+      const id = pieceOrder[focus.piece];
+      const pieceEl = pieces.get(id);
+      return `Tray: ${pieceEl?.getAttribute("aria-label") || `piece ${id}`}. Enter picks it up.`;
+    }
+    const board = boards.get(focus.board);
+    if (!board) return "";
+    if (focus.kind === "cell") {
+      const cell = findCell(board, focus.r, focus.c);
+      return cell?.getAttribute("aria-label") || spokenPoint(focus.r, focus.c);
+    }
+    if (focus.kind === "point") return `point ${spokenPoint(focus.r, focus.c)}`;
+    const [r, c, r2, c2] = segmentEnds();
+    return `segment from ${spokenPoint(r, c)} to ${spokenPoint(r2, c2)}`;
+  }
+
+  function announce(text) {
+    if (!text) return;
+    // The same words twice in a row are not re-read unless the text changes: vary it invisibly.
+    const spoken = text === lastAnnounced ? `${text}\u00a0` : text;
+    lastAnnounced = spoken;
+    live.textContent = spoken;
+  }
+
+  function updateToolbar() {
+    const hasBoards = order.length > 0;
+    const board = boards.get(focus.board);
+    modeButton.hidden = !hasBoards;
+    const modes = focus.board === TRAY ? ["piece"] : modesOf(board);
+    modeButton.disabled = modes.length < 2;
+    modeButton.dataset.mode = focus.kind;
+    modeButton.textContent = "";
+    modeButton.append(
+      htmlEl("span", { class: "cl-mode-label" }, "Mode:"), " ",
+      htmlEl("span", { class: "cl-mode-value" }, MODE_NAMES[focus.kind] || focus.kind),
+    );
+    modeButton.setAttribute("aria-label", `Mode: ${MODE_NAMES[focus.kind] || focus.kind}. Change with M.`);
+    rotateButton.hidden = pieceOrder.length === 0 && !held;
+    rotateButton.disabled = !held;
+    rotateButton.dataset.turns = held ? String(held.turns) : "0";
+    root.dataset.held = held ? held.piece : "";
+    root.dataset.turns = held ? String(held.turns) : "0";
+    heldInfo.textContent = held ? `Holding ${pieceName(held.piece)}${held.turns ? `, turned ${held.turns * 90}\u00b0` : ""}` : "";
+    for (const [id, pieceEl] of pieces) pieceEl.classList.toggle("cl-held", Boolean(held && held.piece === id));
+  }
+
+  function pieceName(id) {
+    return pieces.get(id)?.getAttribute("aria-label") || `piece ${id}`;
+  }
+
+  // ------------------------------------------------------------------ intents
+  function send(message) {
+    model.send({ type: "intent", ...message });
+  }
+
+  function sendPlace(board, kind, at, to) {
+    if (!board.clickable.includes(kind)) return false;
+    if (kind === "segment") send({ board: board.id, kind, at, to });
+    else send({ board: board.id, kind, at });
+    return true;
+  }
+
+  // ------------------------------------------------------------------ pieces
+  function pieceCells(id) {
+    const listed = (model.get("geometry") || {}).pieces?.[id];
+    if (Array.isArray(listed) && listed.length) return listed.map(([r, c]) => [Number(r), Number(c)]);
+    const pieceEl = pieces.get(id);
+    if (!pieceEl) return [];
+    return [...pieceEl.querySelectorAll(":scope > [data-r][data-c]")].map((n) => [
+      Number(n.getAttribute("data-r")), Number(n.getAttribute("data-c")),
+    ]);
+  }
+
+  /** Where the held cell sits in the turned shape (the drop corner is that far up and left of it). */
+  function anchorOffset() {
+    if (!held || !held.anchor) return [0, 0];
+    const cells = pieceCells(held.piece);
+    const turned = orient(cells, held.turns);
+    const i = cells.findIndex(([r, c]) => r === held.anchor[0] && c === held.anchor[1]);
+    return i >= 0 ? turned[i] : [0, 0];
+  }
+
+  function pickUp(id, anchor) {
+    if (!pieces.has(id)) return;
+    held = { piece: id, turns: held && held.piece === id ? held.turns : 0, anchor };
+    place = null;
+    hideHover();
+    updateToolbar();
+    drawGhost();
+  }
+
+  function putBack(say = true) {
+    if (!held) return;
+    const name = pieceName(held.piece);
+    held = null;
+    place = null;
+    if (press && press.dragging) {
+      // Escape in the middle of a drag: the release that follows must not act as a click.
+      swallowClick = true;
+      if (stage.hasPointerCapture?.(press.pointerId)) stage.releasePointerCapture(press.pointerId);
+    }
+    press = null;
+    root.classList.remove("cl-dragging");
+    drawGhost();
+    updateToolbar();
+    if (say) announce(`${name} put back`);
+  }
+
+  function rotate() {
+    if (!held) {
+      announce("No piece is held: pick one from the tray first");
+      return;
+    }
+    held.turns = (held.turns + 1) % 4;
+    if (pointer && !keyboardPlacing()) place = placeAtPointer(pointer.x, pointer.y);
+    else if (place) clampPlace();
+    drawGhost(true);
+    updateToolbar();
+    announce(`${pieceName(held.piece)} turned ${held.turns * 90} degrees`);
+  }
+
+  function keyboardPlacing() {
+    return root.classList.contains("cl-kbd");
+  }
+
+  function clampPlace() {
+    const board = boards.get(place.board);
+    if (!board) {
+      place = null;
+      return;
+    }
+    place.r = clamp(place.r, 0, board.rows - 1);
+    place.c = clamp(place.c, 0, board.cols - 1);
+  }
+
+  function drop() {
+    if (!held || !place) return false;
+    const board = boards.get(place.board);
+    if (!board || !board.pieces) return false;
+    const message = { board: board.id, kind: "drop", piece: held.piece, turns: held.turns, at: [place.r, place.c] };
+    if (focus.board !== board.id || focus.kind !== "cell") focusOn({ board, kind: "cell", at: message.at });
+    held = null;
+    place = null;
+    drawGhost();
+    updateToolbar();
+    send(message);
+    return true;
+  }
+
+  /** The board (accepting pieces) under a client point, with the point in cells of that board. */
+  function boardAt(x, y, onlyPieces) {
+    for (const id of order) {
+      const board = boards.get(id);
+      if (onlyPieces && !board.pieces) continue;
+      const local = toBoard(board, x, y);
+      if (local && local.x >= 0 && local.y >= 0 && local.x < board.cols && local.y < board.rows) {
+        return { board, x: local.x, y: local.y };
+      }
+    }
+    return null;
+  }
+
+  function toBoard(board, x, y) {
+    const matrix = board.el.getScreenCTM();
+    if (!matrix) return null;
+    const p = new DOMPoint(x, y).matrixTransform(matrix.inverse());
+    return { x: p.x / UNIT, y: p.y / UNIT };
+  }
+
+  function placeAtPointer(x, y) {
+    if (!held) return null;
+    const hit = boardAt(x, y, true);
+    if (!hit) return null;
+    const [ar, ac] = anchorOffset();
+    const { board } = hit;
+    // The corner is kept on the board (a drop names a board cell); Python judges the rest.
+    return {
+      board: board.id,
+      r: clamp(Math.floor(hit.y) - ar, 0, board.rows - 1),
+      c: clamp(Math.floor(hit.x) - ac, 0, board.cols - 1),
+    };
+  }
+
+  function buildGhost() {
+    const cells = pieceCells(held.piece);
+    const turned = orient(cells, held.turns);
+    const pieceEl = pieces.get(held.piece);
+    const sources = new Map();
+    if (pieceEl) {
+      for (const n of pieceEl.querySelectorAll(":scope > [data-r][data-c]")) {
+        sources.set(`${n.getAttribute("data-r")},${n.getAttribute("data-c")}`, n);
+      }
+    }
+    const outer = svgEl("g", { class: "cl-ghost", "data-piece": held.piece, "data-turns": held.turns });
+    const inner = svgEl("g", { class: "cl-ghost-cells" });
+    outer.append(inner);
+    cells.forEach(([r, c], i) => {
+      const [nr, nc] = turned[i];
+      const shift = svgEl("g", { transform: `translate(${(nc - c) * UNIT} ${(nr - r) * UNIT})` });
+      const source = sources.get(`${r},${c}`);
+      if (source) {
+        // Each cell moves to its turned place upright, so glyphs and text stay readable.
+        const copy = source.cloneNode(true);
+        for (const name of ["id", "role", "aria-label", "data-kind", "data-r", "data-c", "class"]) copy.removeAttribute(name);
+        copy.querySelector("title")?.remove();
+        shift.append(copy);
+      } else {
+        shift.append(svgEl("rect", { x: c * UNIT, y: r * UNIT, width: UNIT, height: UNIT, class: "cl-ghost-fill" }));
+      }
+      shift.append(svgEl("rect", { x: c * UNIT, y: r * UNIT, width: UNIT, height: UNIT, class: "cl-ghost-edge" }));
+      inner.append(shift);
+    });
+    return { el: outer, key: `${held.piece}/${held.turns}` };
+  }
+
+  function drawGhost(rebuild = false) {
+    if (!held || !svg) {
+      if (ghost) ghost.el.remove();
+      ghost = null;
+      return;
+    }
+    if (!ghost || rebuild || ghost.key !== `${held.piece}/${held.turns}`) {
+      if (ghost) ghost.el.remove();
+      ghost = buildGhost();
+    }
+    const board = place && boards.get(place.board);
+    if (board) {
+      ghost.el.setAttribute("transform", `translate(${place.c * UNIT} ${place.r * UNIT})`);
+      ghost.el.classList.add("cl-snapped");
+      ghost.el.setAttribute("data-board", board.id);
+      ghost.el.setAttribute("data-r", place.r);
+      ghost.el.setAttribute("data-c", place.c);
+      if (ghost.el.parentNode !== board.overlay) board.overlay.append(ghost.el);
+      return;
+    }
+    ghost.el.classList.remove("cl-snapped");
+    ghost.el.removeAttribute("data-board");
+    const top = svg.getScreenCTM();
+    if (!pointer || !top || !rootOverlay) {
+      ghost.el.remove();
+      return;
+    }
+    // Off the boards the ghost floats under the pointer, held by the cell that was picked.
+    const p = new DOMPoint(pointer.x, pointer.y).matrixTransform(top.inverse());
+    const [ar, ac] = anchorOffset();
+    const x = p.x - (ac + 0.5) * UNIT;
+    const y = p.y - (ar + 0.5) * UNIT;
+    ghost.el.setAttribute("transform", `translate(${x.toFixed(1)} ${y.toFixed(1)})`);
+    if (ghost.el.parentNode !== rootOverlay) rootOverlay.append(ghost.el);
+  }
+
+  // ------------------------------------------------------------------ hover
+  function hoverKey(node) {
+    const board = node.closest(".cl-board")?.getAttribute("data-board");
+    return [board, ...["data-kind", "data-r", "data-c", "data-r2", "data-c2"].map((a) => node.getAttribute(a))].join("|");
+  }
+
+  function hideHover() {
+    if (!hover) return;
+    hover.el.classList.remove("cl-hover");
+    hover.ring?.remove();
+    hover = null;
+  }
+
+  function showHover(node, board) {
+    if (hover && hover.el === node) return;
+    hideHover();
+    if (!node) return;
+    node.classList.add("cl-hover");
+    let ring = null;
+    if (node.getAttribute("data-kind") === "cell") {
+      const r = Number(node.getAttribute("data-r"));
+      const c = Number(node.getAttribute("data-c"));
+      ring = shapeFor("cell", r, c, 0, 0, 2.5);
+      ring.setAttribute("class", "cl-hover-ring");
+      board.overlay.prepend(ring);
+    }
+    hover = { el: node, ring, key: hoverKey(node) };
+  }
+
+  function restoreHover(key) {
+    if (!key || !svg) return;
+    const [boardId, kind, r, c, r2, c2] = key.split("|");
+    const board = boards.get(boardId);
+    if (!board || !board.clickable.includes(kind)) return;
+    const node = findTarget(board, kind, Number(r), Number(c), Number(r2), Number(c2));
+    if (node) showHover(node, board);
+  }
+
+  // ------------------------------------------------------------------ what a pointer event names
+  function placeFromEvent(event) {
+    const target = event.target instanceof Element ? event.target : null;
+    if (!target || !host.contains(target)) return null;
+    const boardEl = target.closest(".cl-board");
+    const board = boardEl && boards.get(boardEl.getAttribute("data-board"));
+    if (!board) return null;
+    const node = target.closest("[data-kind]");
+    const num = (n, a) => Number(n.getAttribute(a));
+    if (node && boardEl.contains(node) && KINDS.includes(node.getAttribute("data-kind"))) {
+      const kind = node.getAttribute("data-kind");
+      const at = [num(node, "data-r"), num(node, "data-c")];
+      const to = kind === "segment" ? [num(node, "data-r2"), num(node, "data-c2")] : null;
+      return { board, kind, at, to, node };
+    }
+    const token = target.closest(".cl-token");
+    if (token && board.clickable.includes("point")) {
+      return { board, kind: "point", at: [num(token, "data-r"), num(token, "data-c")], to: null, node: null };
+    }
+    // Something drawn over the cells (a token, a line): the cell under the pointer.
+    const local = toBoard(board, event.clientX, event.clientY);
+    if (!local) return null;
+    const r = Math.floor(local.y);
+    const c = Math.floor(local.x);
+    if (r < 0 || c < 0 || r >= board.rows || c >= board.cols) return null;
+    return { board, kind: "cell", at: [r, c], to: null, node: findCell(board, r, c) };
+  }
+
+  function focusOn(found) {
+    if (!modesOf(found.board).includes(found.kind)) return;
+    remember();
+    focus.board = found.board.id;
+    focus.kind = found.kind;
+    if (found.kind === "segment") {
+      const [a, b] = [found.at, found.to].sort((p, q) => p[0] - q[0] || p[1] - q[1]);
+      focus.r = a[0];
+      focus.c = a[1];
+      focus.o = a[0] === b[0] ? "h" : "v";
+    } else {
+      [focus.r, focus.c] = found.at;
+    }
+    clampFocus(found.board);
+    drawFocus();
+    updateToolbar();
+  }
+
+  // ------------------------------------------------------------------ pointer handlers
+  function onPointerDown(event) {
+    root.classList.remove("cl-kbd");
+    swallowClick = false;
+    if (event.button !== 0 || !(event.target instanceof Element)) return;
+    const pieceEl = event.target.closest(".cl-piece");
+    if (pieceEl && host.contains(pieceEl)) {
+      const cell = event.target.closest("[data-r][data-c]");
+      const anchor = cell && pieceEl.contains(cell)
+        ? [Number(cell.getAttribute("data-r")), Number(cell.getAttribute("data-c"))]
+        : null;
+      press = { id: pieceEl.getAttribute("data-piece"), anchor, x: event.clientX, y: event.clientY,
+        pointerId: event.pointerId, dragging: false };
+    }
+  }
+
+  function onPointerMove(event) {
+    pointer = { x: event.clientX, y: event.clientY };
+    if (press && press.pointerId === event.pointerId && !press.dragging) {
+      if (Math.hypot(event.clientX - press.x, event.clientY - press.y) >= DRAG_START_PX) {
+        press.dragging = true;
+        pickUp(press.id, press.anchor);
+        try {
+          stage.setPointerCapture(event.pointerId);
+        } catch {
+          // the pointer is already gone (released between events): the drag ends on pointerup anyway
+        }
+        root.classList.add("cl-dragging");
+      }
+    }
+    if (held) {
+      root.classList.remove("cl-kbd");
+      place = placeAtPointer(event.clientX, event.clientY);
+      drawGhost();
+      return;
+    }
+    const found = placeFromEvent(event);
+    if (found && found.node && found.board.clickable.includes(found.kind)) showHover(found.node, found.board);
+    else hideHover();
+  }
+
+  function onPointerUp(event) {
+    if (!press || press.pointerId !== event.pointerId) return;
+    const wasDragging = press.dragging;
+    press = null;
+    if (!wasDragging) return; // a plain click: handled by onClick
+    root.classList.remove("cl-dragging");
+    swallowClick = true;
+    if (stage.hasPointerCapture?.(event.pointerId)) stage.releasePointerCapture(event.pointerId);
+    place = placeAtPointer(event.clientX, event.clientY);
+    if (!drop()) putBack();
+  }
+
+  function onPointerCancel(event) {
+    if (!press || press.pointerId !== event.pointerId) return;
+    const wasDragging = press.dragging;
+    press = null;
+    root.classList.remove("cl-dragging");
+    if (wasDragging) putBack();
+  }
+
+  function onPointerLeave() {
+    hideHover();
+    if (held && !press) {
+      pointer = null;
+      if (!place) drawGhost();
+    }
+  }
+
+  function onClick(event) {
+    if (swallowClick) {
+      swallowClick = false;
+      return;
+    }
+    if (!(event.target instanceof Element) || notice.contains(event.target)) return;
+    const pieceEl = event.target.closest(".cl-piece");
+    if (pieceEl && host.contains(pieceEl)) {
+      const id = pieceEl.getAttribute("data-piece");
+      if (held && held.piece === id) {
+        putBack();
+        return;
+      }
+      const cell = event.target.closest("[data-r][data-c]");
+      pickUp(id, cell && pieceEl.contains(cell)
+        ? [Number(cell.getAttribute("data-r")), Number(cell.getAttribute("data-c"))] : null);
+      place = placeAtPointer(event.clientX, event.clientY);
+      drawGhost();
+      announce(`Holding ${pieceName(id)}: click a cell to place it, R turns it, Escape puts it back`);
+      return;
+    }
+    if (held) {
+      place = placeAtPointer(event.clientX, event.clientY);
+      if (!drop()) putBack();
+      return;
+    }
+    const found = placeFromEvent(event);
+    if (!found) return;
+    if (sendPlace(found.board, found.kind, found.at, found.to)) focusOn(found);
+  }
+
+  // ------------------------------------------------------------------ keyboard
+  function remember() {
+    if (focus.board !== null && focus.board !== TRAY) {
+      lastBoard = focus.board;
+      lastOnBoard.set(focus.board, { kind: focus.kind, r: focus.r, c: focus.c, o: focus.o });
+    }
+  }
+
+  function goTo(boardId, preferKind) {
+    remember();
+    if (boardId === TRAY) {
+      focus.board = TRAY;
+      focus.kind = "piece";
+      focus.piece = clamp(focus.piece, 0, Math.max(0, pieceOrder.length - 1));
+    } else {
+      const board = boards.get(boardId);
+      const previous = lastOnBoard.get(boardId);
+      const kind = preferKind || focus.kind;
+      focus.board = boardId;
+      if (previous) Object.assign(focus, previous);
+      if (kind !== "piece" && modesOf(board).includes(kind)) focus.kind = kind;
+    }
+    normaliseFocus();
+  }
+
+  function cycleBoard(step) {
+    const stops = [...order, ...(pieceOrder.length ? [TRAY] : [])];
+    if (stops.length === 0) return;
+    const i = stops.indexOf(focus.board);
+    const next = stops[(((i < 0 ? 0 : i + step) % stops.length) + stops.length) % stops.length];
+    goTo(next);
+    afterMove(true);
+  }
+
+  function cycleMode() {
+    if (focus.board === TRAY || focus.board === null) {
+      announce("The tray has only pieces; use [ or ] to go to a board");
+      return;
+    }
+    const modes = modesOf(boards.get(focus.board));
+    focus.kind = modes[(modes.indexOf(focus.kind) + 1) % modes.length];
+    clampFocus(boards.get(focus.board));
+    drawFocus();
+    updateToolbar();
+    announce(`${MODE_NAMES[focus.kind]}: ${describeFocus()}`);
+  }
+
+  function afterMove(sayBoard = false) {
+    drawFocus();
+    updateToolbar();
+    if (held && focus.board !== TRAY && focus.kind === "cell") {
+      const board = boards.get(focus.board);
+      place = board && board.pieces ? { board: focus.board, r: focus.r, c: focus.c } : null;
+      drawGhost();
+    }
+    const where = describeFocus();
+    if (sayBoard && focus.board !== TRAY) announce(`${boards.get(focus.board)?.label}, ${MODE_NAMES[focus.kind]}: ${where}`);
+    else announce(where);
+  }
+
+  function move(key, ctrl) {
+    if (focus.board === TRAY) {
+      const n = pieceOrder.length;
+      if (!n) return;
+      if (key === "Home") focus.piece = 0;
+      else if (key === "End") focus.piece = n - 1;
+      else focus.piece = (focus.piece + (key === "ArrowLeft" || key === "ArrowUp" ? -1 : 1) + n) % n;
+      afterMove();
+      return;
+    }
+    const board = boards.get(focus.board);
+    if (!board) return;
+    if (key === "Home") {
+      focus.c = 0;
+      if (ctrl) focus.r = 0;
+    } else if (key === "End") {
+      focus.c = board.cols;
+      if (ctrl) focus.r = board.rows;
+    } else {
+      focus.r += key === "ArrowDown" ? 1 : key === "ArrowUp" ? -1 : 0;
+      focus.c += key === "ArrowRight" ? 1 : key === "ArrowLeft" ? -1 : 0;
+    }
+    clampFocus(board);
+    afterMove();
+  }
+
+  function flipSegment() {
+    if (focus.kind !== "segment") {
+      announce("O turns a segment; press M to move over segments");
+      return;
+    }
+    focus.o = focus.o === "h" ? "v" : "h";
+    clampFocus(boards.get(focus.board));
+    afterMove();
+  }
+
+  function act() {
+    if (focus.board === TRAY) {
+      const id = pieceOrder[focus.piece];
+      if (id === undefined) return;
+      if (held && held.piece === id) {
+        putBack();
+        return;
+      }
+      pickUp(id, null);
+      const target = boards.get(lastBoard)?.pieces ? lastBoard : order.find((b) => boards.get(b).pieces);
+      if (target === undefined) {
+        announce(`Holding ${pieceName(id)}, but no board here takes pieces`);
+        return;
+      }
+      goTo(target, "cell");
+      focus.kind = "cell";
+      clampFocus(boards.get(target));
+      afterMove();
+      announce(`Holding ${pieceName(id)} on ${boards.get(target).label}, ${describeFocus()}. ` +
+        "Arrows move it, R turns it, Enter places it, Escape puts it back.");
+      return;
+    }
+    const board = boards.get(focus.board);
+    if (!board) return;
+    if (held) {
+      if (board.pieces && focus.kind === "cell") {
+        place = { board: board.id, r: focus.r, c: focus.c };
+        drop();
+      } else {
+        announce(board.pieces ? "Press M to move over cells to place the piece" : `Pieces are not placed on ${board.label}`);
+      }
+      return;
+    }
+    if (focus.kind === "segment") {
+      const [r, c, r2, c2] = segmentEnds();
+      if (!sendPlace(board, "segment", [r, c], [r2, c2])) announce(`Segments are not chosen on ${board.label}`);
+    } else if (!sendPlace(board, focus.kind, [focus.r, focus.c], null)) {
+      announce(`${MODE_NAMES[focus.kind]} are not chosen on ${board.label}`);
+    }
+  }
+
+  function onKeyDown(event) {
+    if (event.target !== stage || event.altKey || event.metaKey) return;
+    const key = event.key;
+    const ctrl = event.ctrlKey;
+    if (ctrl && key !== "Home" && key !== "End") return;
+    let handled = true;
+    switch (key) {
+      case "ArrowUp": case "ArrowDown": case "ArrowLeft": case "ArrowRight": case "Home": case "End":
+        move(key, ctrl);
+        break;
+      case "PageDown": case "]":
+        cycleBoard(1);
+        break;
+      case "PageUp": case "[":
+        cycleBoard(-1);
+        break;
+      case "m": case "M":
+        cycleMode();
+        break;
+      case "o": case "O":
+        flipSegment();
+        break;
+      case "r": case "R":
+        rotate();
+        break;
+      case "Enter": case " ":
+        if (event.repeat) break;
+        hideNotice();
+        act();
+        break;
+      case "Escape":
+        if (held) putBack();
+        else if (shownNotice) hideNotice();
+        else handled = false;
+        break;
+      default:
+        handled = false;
+    }
+    if (handled) {
+      event.preventDefault();
+      event.stopPropagation();
+      root.classList.add("cl-kbd");
+    }
+  }
+
+  // ------------------------------------------------------------------ notices
+  function placeRect(n) {
+    const board = boards.get(n.board);
+    if (!board || !Array.isArray(n.at) || n.at.length !== 2) return board ? board.el.getBoundingClientRect() : null;
+    const [r, c] = n.at.map(Number);
+    const kind = n.kind === "drop" ? "cell" : n.kind;
+    const [r2, c2] = Array.isArray(n.to) ? n.to.map(Number) : [r, c];
+    const node = findTarget(board, kind, r, c, r2, c2);
+    if (node) return node.getBoundingClientRect();
+    // Not drawn as an element (not clickable there): work it out from the board's coordinates.
+    const matrix = board.el.getScreenCTM();
+    if (!matrix) return null;
+    const box = kind === "point" ? [c - 0.2, r - 0.2, c + 0.2, r + 0.2]
+      : kind === "segment" ? [Math.min(c, c2) - 0.1, Math.min(r, r2) - 0.1, Math.max(c, c2) + 0.1, Math.max(r, r2) + 0.1]
+        : [c, r, c + 1, r + 1];
+    const a = new DOMPoint(box[0] * UNIT, box[1] * UNIT).matrixTransform(matrix);
+    const z = new DOMPoint(box[2] * UNIT, box[3] * UNIT).matrixTransform(matrix);
+    return new DOMRect(Math.min(a.x, z.x), Math.min(a.y, z.y), Math.abs(z.x - a.x), Math.abs(z.y - a.y));
+  }
+
+  function showNotice(n) {
+    if (!n || typeof n.text !== "string" || n.text === "") {
+      hideNotice();
+      return;
+    }
+    shownNotice = n;
+    const tone = n.tone === "error" ? "error" : "info";
+    notice.dataset.tone = tone;
+    noticeIcon.textContent = tone === "error" ? "\u26a0" : "\u2139";
+    noticeText.textContent = n.text;
+    notice.hidden = false;
+    drawNoticeMark(n, tone);
+    positionNotice();
+    announce(tone === "error" ? `Not done: ${n.text}` : n.text);
+  }
+
+  function drawNoticeMark(n, tone) {
+    noticeMark?.remove();
+    noticeMark = null;
+    const board = boards.get(n.board);
+    if (!board || !Array.isArray(n.at)) return;
+    const [r, c] = n.at.map(Number);
+    const kind = n.kind === "point" || n.kind === "segment" ? n.kind : "cell";
+    const [r2, c2] = Array.isArray(n.to) ? n.to.map(Number) : [r, c];
+    noticeMark = shapeFor(kind, r, c, r2, c2, 1.5);
+    noticeMark.setAttribute("class", "cl-notice-mark");
+    noticeMark.setAttribute("data-tone", tone);
+    noticeMark.setAttribute("data-kind", kind);
+    board.overlay.prepend(noticeMark);
+  }
+
+  function positionNotice() {
+    if (!shownNotice || notice.hidden) return;
+    const rect = shownNotice.board !== undefined ? placeRect(shownNotice) : null;
+    if (!rect || (rect.width === 0 && rect.height === 0)) {
+      notice.dataset.side = "below-boards";
+      notice.style.left = "";
+      notice.style.top = "";
+      return;
+    }
+    notice.dataset.side = "right";
+    notice.style.left = "0px";
+    notice.style.top = "0px";
+    const frame = stage.getBoundingClientRect();
+    const width = notice.offsetWidth;
+    const height = notice.offsetHeight;
+    const gap = 12;
+    let side = "right";
+    let left = rect.right - frame.left + gap;
+    let top = rect.top - frame.top + rect.height / 2 - height / 2;
+    // The notice may stick out of the stage to the right, but not out of the widget.
+    const room = root.getBoundingClientRect().right - frame.left;
+    if (left + width > room) {
+      side = "left";
+      left = rect.left - frame.left - gap - width;
+    }
+    if (left < 0) {
+      side = "below";
+      left = clamp(rect.left - frame.left + rect.width / 2 - width / 2, 0, Math.max(0, room - width));
+      top = rect.bottom - frame.top + gap;
+    }
+    const clampedTop = Math.max(0, top);
+    const arrow = side === "below"
+      ? rect.left - frame.left + rect.width / 2 - left
+      : rect.top - frame.top + rect.height / 2 - clampedTop;
+    notice.dataset.side = side;
+    notice.style.left = `${Math.round(left)}px`;
+    notice.style.top = `${Math.round(clampedTop)}px`;
+    notice.style.setProperty("--cl-arrow", `${Math.round(arrow)}px`);
+  }
+
+  function hideNotice() {
+    shownNotice = null;
+    notice.hidden = true;
+    noticeMark?.remove();
+    noticeMark = null;
+  }
+
+  function sync() {
+    syncQueued = false;
+    // A notice that came with the new picture stays; an older one goes with the old picture.
+    if (noticeChanged) showNotice(model.get("notice"));
+    else if (svgChanged) hideNotice();
+    svgChanged = false;
+    noticeChanged = false;
+  }
+
+  function queueSync() {
+    if (syncQueued) return;
+    syncQueued = true;
+    queueMicrotask(guard(sync));
+  }
+
+  // ------------------------------------------------------------------ wiring
+  const onSvg = guard(() => {
+    const hovered = hover?.key;
+    drawSvg();
+    restoreHover(hovered);
+    if (shownNotice) positionNotice();
+    svgChanged = true;
+    queueSync();
+  });
+  const onGeometry = guard(geometryChanged);
+  const onNotice = guard(() => {
+    noticeChanged = true;
+    queueSync();
+  });
+  model.on("change:svg", onSvg);
+  model.on("change:geometry", onGeometry);
+  model.on("change:notice", onNotice);
+  model.on("change:ids", onSvg);
+
+  on(stage, "pointerdown", onPointerDown);
+  on(stage, "pointermove", onPointerMove);
+  on(stage, "pointerup", onPointerUp);
+  on(stage, "pointercancel", onPointerCancel);
+  on(stage, "pointerleave", onPointerLeave);
+  on(stage, "click", onClick);
+  on(stage, "keydown", onKeyDown);
+  on(stage, "dragstart", (event) => event.preventDefault());
+  on(modeButton, "click", () => {
+    cycleMode();
+    stage.focus({ preventScroll: true });
+  });
+  on(rotateButton, "click", () => {
+    rotate();
+    stage.focus({ preventScroll: true });
+  });
+  on(noticeClose, "click", (event) => {
+    event.stopPropagation();
+    hideNotice();
+    stage.focus({ preventScroll: true });
+  });
+  // A click anywhere but on the notice dismisses it.
+  on(document, "pointerdown", (event) => {
+    if (shownNotice && !(event.target instanceof Node && notice.contains(event.target))) hideNotice();
+  }, { capture: true });
+  on(stage, "focus", () => {
+    // Reached with Tab (not a click): show where the arrow keys are.
+    if (stage.matches(":focus-visible")) root.classList.add("cl-kbd");
+    if (focus.board !== null) announce(describeFocus());
+  });
+
+  const resized = new ResizeObserver(guard(() => {
+    positionNotice();
+    if (held && !place) drawGhost();
+  }));
+  resized.observe(stage);
+
+  drawSvg();
+  if (model.get("notice")?.text) showNotice(model.get("notice"));
+
+  return () => {
+    events.abort();
+    resized.disconnect();
+    model.off("change:svg", onSvg);
+    model.off("change:geometry", onGeometry);
+    model.off("change:notice", onNotice);
+    model.off("change:ids", onSvg);
+    root.remove();
+  };
+}
+
+export default { render };
