@@ -65,6 +65,9 @@ function render({ model, el }) {
 
   // ------------------------------------------------------------------ the DOM we own
   const root = htmlEl("div", { class: "cl-grid" });
+  // Sends any message as this widget would: browser tests use it to check that the kernel refuses
+  // malformed ones. It grants nothing a page script could not already do.
+  root.cliplabSend = (message) => model.send(message);
   const toolbar = htmlEl("div", { class: "cl-toolbar" });
   const modeButton = htmlEl("button", {
     type: "button", class: "cl-mode", tabindex: "-1", "aria-keyshortcuts": "M",

@@ -37,6 +37,7 @@ STYLE = """
 .cl-scene .cl-edge-highlight{stroke:#F0E442;stroke-width:7;opacity:.9}
 .cl-scene .cl-edge-bridge{stroke:#7a5a2f;stroke-width:9;opacity:.7}
 .cl-scene .cl-mark{fill:none;stroke-width:3;pointer-events:none}
+.cl-scene line.cl-mark{stroke-width:7;stroke-linecap:round}
 .cl-scene .cl-mark-target{stroke:#009E73;stroke-dasharray:5 3}
 .cl-scene .cl-mark-last{stroke:#CC79A7}
 .cl-scene .cl-mark-ghost{stroke:#0072B2;fill:#0072B2;fill-opacity:.25}
@@ -122,7 +123,7 @@ def _mark(mark: Mark) -> str:
     r2, c2 = mark.to
     return (
         f'<line class="{cls}" x1="{c * UNIT}" y1="{r * UNIT}" x2="{c2 * UNIT}" y2="{r2 * UNIT}" '
-        f'stroke-width="8" stroke-linecap="round"/>'
+        "/>"
     )
 
 
@@ -196,7 +197,7 @@ def draw_board(board: Board, ids: str | None = None) -> str:
     for token in board.tokens:
         colour = PALETTE[SEAT_COLOURS[token.owner % len(SEAT_COLOURS)]][0]
         r, c = token.at
-        radius = UNIT * 0.3
+        radius = UNIT * 0.36
         label = token.label or f"player {token.owner + 1}'s piece"
         glyph = _glyph(_token_glyph(token.owner), c * UNIT - radius * 0.5, r * UNIT - radius * 0.95, radius, "#ffffff")
         text = (
