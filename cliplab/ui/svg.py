@@ -121,10 +121,7 @@ def _mark(mark: Mark) -> str:
         return f'<circle class="{cls}" cx="{c * UNIT}" cy="{r * UNIT}" r="{UNIT * 0.3:.0f}"/>'
     assert mark.to is not None
     r2, c2 = mark.to
-    return (
-        f'<line class="{cls}" x1="{c * UNIT}" y1="{r * UNIT}" x2="{c2 * UNIT}" y2="{r2 * UNIT}" '
-        "/>"
-    )
+    return f'<line class="{cls}" x1="{c * UNIT}" y1="{r * UNIT}" x2="{c2 * UNIT}" y2="{r2 * UNIT}"/>'
 
 
 def _where(r: int, c: int) -> str:
