@@ -134,6 +134,14 @@ class State(ABC):
         """Remove from this copy what `player` may not see (called on a view, never on the game)."""
         return None
 
+    def _sample_hidden(self, index: int, seat: int, rng: random.Random) -> Action:
+        """A plausible stand-in for the hidden log entry `index` made by `seat` (for determinizing views).
+
+        Called on a state replayed up to just before that entry, so legal_actions(seat) lists the options.
+        """
+        options = self._legal(seat)
+        return options[rng.randrange(len(options))]
+
     # ----- asking -------------------------------------------------------------------------------
 
     @property
@@ -322,6 +330,22 @@ class State(ABC):
         copy.log = [(seat, Hidden()) if i in hidden else (seat, act) for i, (seat, act) in enumerate(self.log)]
         copy._redact(player)
         return copy
+
+    def determinize(self, rng: random.Random) -> State:
+        """A complete game consistent with this view: every hidden entry of its log replaced by a sample.
+
+        Search bots plan on such games (one per sample) instead of on the real one, so they never use
+        what their player cannot see. On a game that is not a view this is simply a clone.
+        """
+        if self.viewer is None:
+            return self.clone()
+        state = type(self)(self.config, settle=False)
+        for index, (seat, action) in enumerate(self.log):
+            if isinstance(action, Hidden):
+                action = state._sample_hidden(index, seat, rng)
+            state._apply(seat, action)
+            state._record(seat, action)
+        return state
 
     def __repr__(self) -> str:
         status = "over" if self.is_over() else f"to move: {list(self.to_move())}"

@@ -702,3 +702,18 @@ def test_undo_also_removes_the_chance_events_that_followed_the_decision() -> Non
     state.apply("step", 0)
     assert state.is_over()
     assert state.outcome() == Outcome.ranked([sum(a.value for _, a in state.log if isinstance(a, Roll))], "three steps")
+
+
+def test_determinize_fills_hidden_settings_with_samples_and_keeps_what_the_viewer_saw() -> None:
+    game = engine.new_game("click_crack", players=3, seed=1)
+    for text in ["place at 1,1", "place at 1,4", "place at 4,1", "place at 4,4", "place at 2,2", "place at 3,3"]:
+        game.apply(text)
+    game.apply("set walk N and break E", 0)
+    game.apply("set walk S and walk S", 1)
+    view = game.view(1)
+    samples = [view.determinize(random.Random(seed)) for seed in range(30)]
+    assert all(s.viewer is None and s.to_move() == (2,) for s in samples)
+    assert all(s.tiles[1] == (("walk", "S"), ("walk", "S")) for s in samples)  # the viewer's own choice
+    assert len({s.tiles[0] for s in samples}) > 5  # seat 0's secret is guessed, not read
+    samples[0].apply("set walk E and walk E", 2)  # a determinized game plays on like any other
+    assert game.to_move() == (2,) and game.view(1) == view
