@@ -119,6 +119,7 @@ class Scene:
     status: str = ""  # one line under the boards: whose turn, what to do
     board_gap: float = 0.6  # space between boards, in cells
     wrap: int = 24  # start a new row of boards past this width, in cells
+    zoom: float = 1.0  # largest size relative to 40 pixels a cell (the picture shrinks to fit its container)
     extra: dict[str, Any] = field(default_factory=dict)
 
     def board(self, board_id: str) -> Board:

@@ -42,7 +42,7 @@ STYLE = """
 .cl-scene .cl-mark-last{stroke:#CC79A7}
 .cl-scene .cl-mark-ghost{stroke:#0072B2;fill:#0072B2;fill-opacity:.25}
 .cl-scene .cl-token circle{stroke:var(--cl-line,#1d1d1d);stroke-width:2}
-.cl-scene .cl-token text{fill:#fff;font-size:13px;font-weight:700;text-anchor:middle;dominant-baseline:central}
+.cl-scene .cl-token text{fill:#fff;font-size:12px;font-weight:700;text-anchor:middle;dominant-baseline:central}
 .cl-scene .cl-hit{fill:transparent;stroke:transparent}
 """
 
@@ -196,9 +196,12 @@ def draw_board(board: Board, ids: str | None = None) -> str:
         r, c = token.at
         radius = UNIT * 0.36
         label = token.label or f"player {token.owner + 1}'s piece"
-        glyph = _glyph(_token_glyph(token.owner), c * UNIT - radius * 0.5, r * UNIT - radius * 0.95, radius, "#ffffff")
+        # The seat's glyph above, the token's own text below, both inside the disc.
+        size = radius * (0.62 if token.text else 1.1)
+        top = r * UNIT - (radius * 0.88 if token.text else size / 2)
+        glyph = _glyph(_token_glyph(token.owner), c * UNIT - size / 2, top, size, "#ffffff")
         text = (
-            f'<text x="{c * UNIT}" y="{r * UNIT + radius * 0.35:.1f}">{escape(token.text)}</text>' if token.text else ""
+            f'<text x="{c * UNIT}" y="{r * UNIT + radius * 0.4:.1f}">{escape(token.text)}</text>' if token.text else ""
         )
         attrs = _attrs(class_=f"cl-token cl-seat-{token.owner}", data_r=r, data_c=c, aria_label=label)
         tokens.append(
@@ -268,7 +271,7 @@ def render(scene: Scene, ids: str | None = None) -> str:
     title = f"<title>{escape(scene.title)}</title>" if scene.title else ""
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" class="cl-scene" viewBox="{view}" '
-        f'width="100%" style="max-width:{_num(width * UNIT + 2 * pad)}px" role="group" '
+        f'width="100%" style="max-width:{_num((width * UNIT + 2 * pad) * scene.zoom)}px" role="group" '
         f'aria-label="{escape(scene.title or "boards", quote=True)}">'
         f"{title}<style>{STYLE}</style>{''.join(parts)}</svg>"
     )

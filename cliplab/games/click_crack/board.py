@@ -24,4 +24,6 @@ def describe(state: ClickCrack, marks: tuple[Mark, ...] = ()) -> Scene:
     )
     floe = Board("floe", "The floe", SIZE, SIZE, cells, edges, tokens, marks, clickable=("cell", "segment", "point"))
     scores = ", ".join(f"player {seat}: {points}" for seat, points in enumerate(state.scores))
-    return Scene((floe,), title="Click & Crack", status=f"Round {state.round}. Scores: {scores}")
+    status = f"Round {state.round}. Scores: {scores}"
+    # Large by default: the floe is shown to a room as often as to one player.
+    return Scene((floe,), title="Click & Crack", status=status, zoom=2.0)
