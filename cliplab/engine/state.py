@@ -122,6 +122,10 @@ class State(ABC):
         """Where chance must decide before anyone can act, else None."""
         return None
 
+    def _normalize(self, player: int, action: Action) -> Action:
+        """The canonical form of an action that can be said in several ways (checked path only)."""
+        return action
+
     def _why_illegal(self, player: int, action: Action) -> tuple[str, str]:
         """The rule and the reason an action that is not legal now is refused."""
         return "actions", "that is not one of the actions possible now"
@@ -226,6 +230,7 @@ class State(ABC):
         if player not in movers:
             waiting = " and ".join(f"player {seat}" for seat in movers)
             raise IllegalAction("turn order", action, f"it is not your turn; waiting for {waiting}", player)
+        action = self._normalize(player, action)
         if action not in self._legal(player):
             rule, reason = self._why_illegal(player, action)
             raise IllegalAction(rule, action, reason, player)

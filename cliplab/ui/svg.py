@@ -10,13 +10,14 @@ Tray pieces are <g class="cl-piece" data-piece=ID> drawn at the origin of their 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 from html import escape
 
 from .glyphs import GLYPHS
 from .scene import PALETTE, SEAT_COLOURS, SEAT_GLYPHS, Board, Cell, Mark, Piece, Scene, spoken_cell
 
 UNIT = 40  # pixels per cell in the viewBox; the picture scales to its container
-LABEL_HEIGHT = 0.7  # board labels, in cells
+LABEL_HEIGHT = 1.0  # board labels, in cells (clear of tokens on the top row)
 STATUS_CHAR_WIDTH = 0.21  # an average character of the status line, in cells
 DARK_FILLS = {"blue", "vermillion", "green", "black"}
 
@@ -71,6 +72,7 @@ def _glyph(name: str, x: float, y: float, size: float, colour: str) -> str:
     )
 
 
+@lru_cache(maxsize=8192)  # most cells are the same from one redraw to the next
 def draw_cell(cell: Cell, x: float, y: float, ids: str | None = None, in_grid: bool = True) -> str:
     """One cell at pixel (x, y): its square, glyph and text; on a board, marked up as a grid cell."""
     r, c = cell.at
@@ -148,19 +150,23 @@ def _segment_hit(r: int, c: int, r2: int, c2: int, prefix: str | None) -> str:
     return f"<rect {attrs} {box}/>"
 
 
-def _hits(board: Board, prefix: str | None) -> str:
-    """Invisible targets for segments and points, drawn last so they win over the cells beneath."""
+@lru_cache(maxsize=64)
+def _hits(rows: int, cols: int, clickable: tuple[str, ...], prefix: str | None) -> str:
+    """Invisible targets for segments and points, drawn last so they win over the cells beneath.
+
+    They depend only on the board's size and what it takes, so each board's are made once.
+    """
     out = []
-    if "segment" in board.clickable:
-        for r in range(board.rows + 1):
-            for c in range(board.cols + 1):
-                if c < board.cols:
+    if "segment" in clickable:
+        for r in range(rows + 1):
+            for c in range(cols + 1):
+                if c < cols:
                     out.append(_segment_hit(r, c, r, c + 1, prefix))
-                if r < board.rows:
+                if r < rows:
                     out.append(_segment_hit(r, c, r + 1, c, prefix))
-    if "point" in board.clickable:
-        for r in range(board.rows + 1):
-            for c in range(board.cols + 1):
+    if "point" in clickable:
+        for r in range(rows + 1):
+            for c in range(cols + 1):
                 attrs = _attrs(
                     class_="cl-hit",
                     id=f"{prefix}-p{r}-{c}" if prefix else None,
@@ -218,9 +224,9 @@ def draw_board(board: Board, ids: str | None = None) -> str:
         data_clickable=" ".join(board.clickable),
         data_accepts_pieces="1" if board.accepts_pieces else None,
     )
-    label = f'<text class="cl-label" x="0" y="{-UNIT * 0.22:.0f}">{escape(board.label)}</text>'
+    label = f'<text class="cl-label" x="0" y="{-UNIT * 0.5:.0f}">{escape(board.label)}</text>'
     body = "".join(rows) + _grid_lines(board) + edges + "".join(_mark(m) for m in board.marks)
-    return f"<g {attrs}>{label}{body}{''.join(tokens)}{_hits(board, prefix)}</g>"
+    return f"<g {attrs}>{label}{body}{''.join(tokens)}{_hits(board.rows, board.cols, board.clickable, prefix)}</g>"
 
 
 def draw_piece(piece: Piece) -> str:

@@ -349,9 +349,12 @@ def test_equal_halves_let_the_active_player_choose_which_breaks_off() -> None:
         "break off the part with tile 2,0",
     ]
     keep_top = game.clone()
-    keep_top.apply("break off the part with tile 2,0")
+    keep_top.apply("break off the part with tile 3,4")  # any tile of a half names it
     assert keep_top.main == {(r, c) for r in range(2) for c in range(5)}
+    with pytest.raises(IllegalAction, match="neither half"):
+        game.apply("break off the part with tile 4,0")  # broken off long ago
     game.apply("break off the part with tile 0,0")
+    assert str(game.log[-1][1]) == "break off the part with tile 0,0"
     assert game.main == {(r, c) for r in range(2, 4) for c in range(5)}
     assert game.pos[2] is None  # it stood on the half that went
     assert game.pos[0] is None  # ten tiles broke off: the cracker fell too

@@ -42,7 +42,7 @@ def why_illegal(state: ClickCrack, player: int, action: Action) -> tuple[str, st
     if isinstance(action, BreakOff):
         if state.phase != "break":
             return _wrong_phase(state, "breaking off")
-        return "breaking off", "choose one of the two equal parts by one of its tiles"
+        return "breaking off", "that tile is in neither half: name a tile of the half that should break off"
     if isinstance(action, Pass):
         if state.phase != "perform":
             return _wrong_phase(state, "must act")

@@ -432,6 +432,14 @@ class ClickCrack(State):
 
     # ----- what each player sees and why actions fail ----------------------------------------------
 
+    def _normalize(self, player: int, action: Action) -> Action:
+        # A half of the floe may be named by any of its tiles; the log names it by its first.
+        if isinstance(action, BreakOff) and self.phase == "break":
+            for half in self.halves:
+                if (action.row, action.col) in half:
+                    return BreakOff(*min(half))
+        return action
+
     def _hidden_entries(self, player: int) -> Iterable[int]:
         return [index for seat, index in self.secret_at.items() if seat != player]
 

@@ -1,0 +1,106 @@
+"""The `cliplab` command: `cliplab serve` (the playtest dashboards) and `cliplab simulate` (batch runs)."""
+
+from __future__ import annotations
+
+import argparse
+import errno
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import webbrowser
+from collections.abc import Sequence
+from pathlib import Path
+
+DEFAULT_PORT = 8866
+_PACKAGE = Path(__file__).resolve().parent
+
+
+def dashboards_folder() -> Path:
+    """Where the dashboards are: the checkout's notebooks/dashboards, else the copy inside the wheel."""
+    for folder in (
+        Path.cwd() / "notebooks" / "dashboards",
+        _PACKAGE.parent / "notebooks" / "dashboards",
+        _PACKAGE / "_dashboards",
+    ):
+        if (folder / "index.ipynb").exists():
+            return folder
+    raise SystemExit("cliplab serve: no dashboards found (looked for notebooks/dashboards/index.ipynb)")
+
+
+def _check_port(ip: str, port: int) -> None:
+    with socket.socket() as probe:
+        try:
+            probe.bind((ip, port))
+        except OSError as err:
+            reason = "is taken by another program" if err.errno == errno.EADDRINUSE else f"cannot be used ({err})"
+            raise SystemExit(f"cliplab serve: port {port} on {ip} {reason}; choose another with --port") from None
+
+
+def voila_command(folder: Path, ip: str, port: int, token: str | None) -> list[str]:
+    """Voila over the dashboards with safe defaults: no sources, no tracebacks, kernels warmed ahead."""
+    return [
+        sys.executable,
+        "-m",
+        "voila",
+        str(folder),
+        "--no-browser",
+        f"--port={port}",
+        f"--Voila.ip={ip}",
+        "--Voila.port_retries=0",
+        "--strip_sources=True",
+        "--show_tracebacks=False",
+        "--preheat_kernel=True",
+        "--pool_size=1",
+        f"--token={token or ''}",
+    ]
+
+
+def serve(args: argparse.Namespace) -> int:
+    folder = dashboards_folder()
+    _check_port(args.ip, args.port)
+    token = None
+    if args.token is not None:
+        token = args.token or secrets.token_urlsafe(16)
+    url = f"http://{args.ip}:{args.port}/voila/render/index.ipynb" + (f"?token={token}" if token else "")
+    process = subprocess.Popen(voila_command(folder, args.ip, args.port, token))
+    print(f"cliplab: the playtest gallery is at {url}\n(Ctrl-C stops the server and its kernels)", flush=True)
+    if args.open:
+        webbrowser.open(url)
+    try:
+        return process.wait()
+    except KeyboardInterrupt:
+        # Voila shuts its kernels down on SIGINT; give it a moment, then make sure.
+        process.send_signal(signal.SIGINT)
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+        return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="cliplab", description="A lab for paper-and-grid board games.")
+    commands = parser.add_subparsers(dest="command", required=True)
+    serving = commands.add_parser("serve", help="serve the playtest dashboards with Voila")
+    serving.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port to listen on (default {DEFAULT_PORT})")
+    serving.add_argument(
+        "--ip", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)"
+    )
+    serving.add_argument(
+        "--token",
+        nargs="?",
+        const="",
+        default=None,
+        help="require this token in every request (a random one if none is given)",
+    )
+    serving.add_argument("--open", action="store_true", help="open the gallery in a web browser")
+    serving.set_defaults(run=serve)
+    args = parser.parse_args(argv)
+    result: int = args.run(args)
+    return result
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,69 @@
+"""The landing page of `cliplab serve`: every registered game that has a dashboard, with a picture."""
+
+from __future__ import annotations
+
+import html
+import random
+import statistics
+from pathlib import Path
+
+from cliplab.engine import CHANCE, State, games, new_game, spec
+
+
+def _sample_position(name: str, seed: int = 3) -> State:
+    """A game some way in, so the picture shows play rather than an empty board."""
+    state = new_game(name, seed=seed)
+    rng = random.Random(seed)
+    steps = spec(name).longest(state.config) // 40
+    while not state.is_over() and steps > 0:
+        for seat in state.to_move():
+            actions = state.legal_actions(seat)
+            state.apply_fast(actions[rng.randrange(len(actions))], seat)
+        steps -= 1
+    return state
+
+
+def _decisions_per_player(name: str, games_played: int = 20) -> float:
+    """Median number of decisions each player makes in a random-bot game."""
+    counts = []
+    for seed in range(games_played):
+        state = new_game(name, seed=seed)
+        rng = random.Random(seed)
+        while not state.is_over():
+            for seat in state.to_move():
+                actions = state.legal_actions(seat)
+                state.apply_fast(actions[rng.randrange(len(actions))], seat)
+        decisions = sum(1 for seat, _ in state.log if seat != CHANCE)
+        counts.append(decisions / state.players)
+    return statistics.median(counts)
+
+
+def gallery_html(folder: Path) -> str:
+    """HTML cards linking to the dashboards found in `folder` (named after the games)."""
+    cards = []
+    for name in games():
+        if not (folder / f"{name}.ipynb").exists():
+            continue
+        game = spec(name)
+        picture = getattr(_sample_position(name), "_repr_svg_", lambda: "")()
+        length = _decisions_per_player(name)
+        cards.append(
+            f"<a class='cl-game' href='{name}.ipynb' data-game='{name}' "
+            "style='display:block;width:300px;padding:12px;border:1px solid #ccc;border-radius:8px;"
+            "text-decoration:none;color:inherit'>"
+            f"<h3 style='margin:0 0 4px'>{html.escape(game.title)}</h3>"
+            f"<div>{game.min_players}-{game.max_players} players</div>"
+            f"<div style='width:100%;margin:6px 0'>{picture}</div>"
+            f"<p style='margin:4px 0'>{html.escape(game.summary)}</p>"
+            f"<p style='margin:4px 0;color:#555'>A random-bot game takes about {length:.0f} decisions per player.</p>"
+            "</a>"
+        )
+    if not cards:
+        return "<p>No dashboards yet.</p>"
+    return f"<div class='cl-gallery' style='display:flex;flex-wrap:wrap;gap:16px'>{''.join(cards)}</div>"
+
+
+def show_gallery(folder: str | Path = ".") -> None:
+    from IPython.display import HTML, display
+
+    display(HTML(gallery_html(Path(folder))))
