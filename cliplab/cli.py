@@ -57,6 +57,10 @@ def voila_command(folder: Path, ip: str, port: int, token: str | None) -> list[s
     ]
 
 
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 def serve(args: argparse.Namespace) -> int:
     folder = dashboards_folder()
     _check_port(args.ip, args.port)
@@ -65,16 +69,18 @@ def serve(args: argparse.Namespace) -> int:
         token = args.token or secrets.token_urlsafe(16)
     url = f"http://{args.ip}:{args.port}/voila/render/index.ipynb" + (f"?token={token}" if token else "")
     process = subprocess.Popen(voila_command(folder, args.ip, args.port, token))
+    # A plain `kill` (SIGTERM) of this command stops Voila the same way as Ctrl-C.
+    signal.signal(signal.SIGTERM, _interrupt)
     print(f"cliplab: the playtest gallery is at {url}\n(Ctrl-C stops the server and its kernels)", flush=True)
     if args.open:
         webbrowser.open(url)
     try:
         return process.wait()
     except KeyboardInterrupt:
-        # Voila shuts its kernels down on SIGINT; give it a moment, then make sure.
-        process.send_signal(signal.SIGINT)
+        # SIGTERM makes Voila shut its kernels down and exit without asking for confirmation.
+        process.terminate()
         try:
-            process.wait(timeout=15)
+            process.wait(timeout=20)
         except subprocess.TimeoutExpired:
             process.kill()
         return 0

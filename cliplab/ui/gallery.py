@@ -64,6 +64,8 @@ def gallery_html(folder: Path) -> str:
 
 
 def show_gallery(folder: str | Path = ".") -> None:
-    from IPython.display import HTML, display
+    # An HTML widget, not a rich output: rich outputs open relative links in a new tab.
+    import ipywidgets
+    from IPython.display import display
 
-    display(HTML(gallery_html(Path(folder))))
+    display(ipywidgets.HTML(gallery_html(Path(folder))))

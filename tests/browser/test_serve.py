@@ -1,0 +1,127 @@
+"""`cliplab serve`, the main job: the gallery, a dashboard behind it, safe defaults, a clean stop."""
+
+from __future__ import annotations
+
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from conftest import RunningServer, _free_port, _private_env, _stop, _wait_for_port
+from playwright.sync_api import Page
+
+pytestmark = pytest.mark.browser
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+
+def _serve(tmp_path: Path, *args: str) -> subprocess.Popen[bytes]:
+    log = (tmp_path / "serve.log").open("wb")
+    return subprocess.Popen(
+        [sys.executable, "-m", "cliplab.cli", "serve", *args],
+        cwd=REPO_ROOT,
+        env=_private_env(tmp_path / "home"),
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[RunningServer]:
+    port = _free_port()
+    process = _serve(tmp_path, f"--port={port}")
+    server = RunningServer(
+        "cliplab-serve", f"http://127.0.0.1:{port}/", port, REPO_ROOT, tmp_path / "serve.log", process, tmp_path
+    )
+    try:
+        _wait_for_port(server)
+        yield server
+    finally:
+        _stop(process)
+
+
+def test_gallery_links_to_a_dashboard_with_a_board(served: RunningServer, page: Page, js_errors) -> None:
+    page.goto(f"{served.url}voila/render/index.ipynb")
+    card = js_errors.wait_for(page.locator(".cl-gallery a[data-game='click_crack']"), timeout=60_000)
+    assert "2-4 players" in card.inner_text()
+    assert card.locator("svg.cl-scene").count() == 1  # a picture of the board
+    card.click()
+    js_errors.wait_for(page.locator(".cc-start"), timeout=60_000)
+    cells = page.locator("div.cl-grid g[data-kind='cell'][data-r]")
+    js_errors.wait_until(lambda: cells.count() == 25, "the floe's 25 tiles are drawn")
+    # Sources are stripped: the page shows no code.
+    assert "ClickCrackApp" not in page.content()
+
+
+def test_ctrl_c_stops_the_server_and_its_kernels(tmp_path: Path) -> None:
+    port = _free_port()
+    process = _serve(tmp_path, f"--port={port}")
+    server = RunningServer("cliplab-serve", "", port, REPO_ROOT, tmp_path / "serve.log", process, tmp_path)
+    try:
+        _wait_for_port(server)
+        (voila,) = _children(process.pid)
+        deadline = time.monotonic() + 60
+        while not (kernels := _children(voila)) and time.monotonic() < deadline:
+            time.sleep(0.5)  # the kernels are preheated once the server listens
+        assert kernels, "Voila preheats kernels for the dashboards"
+        process.send_signal(signal.SIGINT)
+        assert process.wait(timeout=40) == 0
+        with pytest.raises(OSError):
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+        assert not [pid for pid in [voila, *kernels] if _alive(pid)], "a process outlived cliplab serve"
+    finally:
+        _stop(process)
+
+
+def _children(pid: int) -> list[int]:
+    found = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True)
+    return [int(child) for child in found.stdout.split()]
+
+
+def _alive(pid: int) -> bool:
+    # A process that has exited but not been reaped shows as a zombie: it is gone for our purpose.
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state != "Z"
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args: object, **kwargs: object) -> None:
+        return None
+
+
+def test_a_taken_port_gives_a_clear_error(tmp_path: Path) -> None:
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        port = holder.getsockname()[1]
+        process = _serve(tmp_path, f"--port={port}")
+        assert process.wait(timeout=30) != 0
+    output = (tmp_path / "serve.log").read_text()
+    assert f"port {port} on 127.0.0.1 is taken" in output and "--port" in output
+
+
+def test_with_a_token_requests_without_it_are_turned_away(tmp_path: Path) -> None:
+    port = _free_port()
+    process = _serve(tmp_path, f"--port={port}", "--token=classroom-secret")
+    server = RunningServer("cliplab-serve", "", port, REPO_ROOT, tmp_path / "serve.log", process, tmp_path)
+    try:
+        _wait_for_port(server)
+        base = f"http://127.0.0.1:{port}/voila/render/index.ipynb"
+        # Without the token the server sends the request to its login page instead of the gallery.
+        opener = urllib.request.build_opener(_NoRedirect)
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            opener.open(base, timeout=30)
+        assert refused.value.code == 302 and "login" in refused.value.headers["Location"]
+        with urllib.request.urlopen(f"{base}?token=classroom-secret", timeout=60) as answer:
+            assert answer.status == 200
+    finally:
+        _stop(process)
