@@ -65,8 +65,11 @@ class ClickCrackApp:
 
         self.players = w.BoundedIntText(value=players, min=2, max=4, description="Players")
         self.players.observe(lambda _: self._show_setup(), names="value")
+        self.players.add_class("cc-players")
         self.seed = w.IntText(value=seed, description="Seed")
+        self.seed.add_class("cc-seed")
         self.snake = w.Checkbox(value=False, description="snake placement order")
+        self.snake.add_class("cc-snake")
         self.seat_choices: list[w.Dropdown] = []
 
         tools = w.HBox([self.undo_button, self.upload, self.save_link], layout=w.Layout(gap="6px"))
@@ -130,11 +133,13 @@ class ClickCrackApp:
             self._show_end()
             return
         if game.phase == "program":
-            waiting = table.people_to_move()
             if table.bots_to_move():
-                table.run_bots()  # bots set their tiles in secret at once
-                self._refresh()
+                # Bots set their tiles in secret at once; nothing else happens before the reveal.
+                while game.phase == "program" and table.bots_to_move():
+                    table.next_bot_step()
+                self._after_secret()
                 return
+            waiting = table.people_to_move()
             if self.setting_for is not None and self.setting_for in waiting:
                 self._show_setting(self.setting_for)
             else:
@@ -403,6 +408,10 @@ class ClickCrackApp:
 
     def _update_save_link(self) -> None:
         assert self.table is not None
+        if self.table.game.secret_at:
+            # A save holds the whole log: offering it now would show settings that are still secret.
+            self.save_link.value = "<span class='cc-save-later' title='after the reveal'>Save after the reveal</span>"
+            return
         record = json.loads(to_json(self.table.game))
         record["seats"] = list(self.table.seats)
         data = base64.b64encode(json.dumps(record).encode()).decode()
