@@ -185,8 +185,7 @@ class Dashboard:
     def start(self, seats: list[str], seed: int) -> dict[str, Any]:
         for seat, kind in enumerate(seats):
             self.app.locator(f".cc-seat-{seat} select").select_option(kind)
-        # The seed box has no class of its own: found by its label.
-        seed_box = self.app.locator(".widget-text", has=self.page.locator("label", has_text=re.compile(r"^Seed$")))
+        seed_box = self.app.locator(".cc-seed")
         seed_box.locator("input").fill(str(seed))
         seed_box.locator("input").press("Tab")  # IntText sends its value on change
         return self.click(self.button("cc-start"))
@@ -377,6 +376,9 @@ def test_hot_seat_settings_stay_secret_until_the_reveal(dash: Dashboard) -> None
         assert "Player 0 set their tiles in secret" in log_text
         assert "set break" not in log_text and "set walk" not in log_text
         assert snap["reveal"] == ""
+        # A save would carry the whole log, secret settings included: it waits for the reveal.
+        assert dash.app.locator("a.cc-save").count() == 0
+        assert dash.app.locator(".cc-save-later").count() == 1
         dash.page.screenshot(path=str(dash.artifacts / f"{dash.name}-{stage}.png"), full_page=True)
         if stage == "hand-over":
             snap = dash.click(dash.button("cc-ready"))
