@@ -86,6 +86,12 @@ def serve(args: argparse.Namespace) -> int:
         return 0
 
 
+def simulate(args: argparse.Namespace) -> int:
+    from cliplab.sim.command import run
+
+    return run(args)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="cliplab", description="A lab for paper-and-grid board games.")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -103,6 +109,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     serving.add_argument("--open", action="store_true", help="open the gallery in a web browser")
     serving.set_defaults(run=serve)
+    simulating = commands.add_parser(
+        "simulate",
+        help="play many seeded games with bots; print design metrics with 95%% intervals and save the results",
+    )
+    from cliplab.sim.command import add_arguments
+
+    add_arguments(simulating)
+    simulating.set_defaults(run=simulate)
     args = parser.parse_args(argv)
     result: int = args.run(args)
     return result

@@ -1,0 +1,224 @@
+"""Playing one game of a simulation and turning it into a result row (no pandas here: workers start fast).
+
+Seeds: game i of a run with seed S draws everything from `numpy.random.SeedSequence(S).spawn(N)[i]`
+(built directly as `SeedSequence(S, spawn_key=(i,))`, which is the same thing): the first number it
+generates seeds the game (its chance events), the next ones seed the bots, one per seat. A game's result
+therefore depends only on (setup, S, i): not on N, on how games are split into chunks, on the executor or
+on the order results arrive in. A run of 100 games is the first 100 games of a run of 10,000.
+
+Game-specific hooks live in an optional module `cliplab.games.<package>.stats`:
+
+- `stats(state) -> dict[str, float]`: numbers about a finished game (columns `stat_<name>`);
+- `live_scores(state) -> Sequence[float]`: the score of each seat during play (default: the state's
+  `scores` attribute, if it has one), recorded after every decision for lead changes and drama;
+- `TIMEOUTS`: the terminations (Outcome.termination) that mean the game was stopped by a limit rather
+  than won.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+
+from cliplab.engine import CHANCE, OptionValue, State, spec
+
+from .bots import BotSpec, bot_label, factory, game_package, optional_module, resolve_name
+
+EXECUTORS = ("inline", "processes", "dask")
+
+
+class SimulationError(Exception):
+    """A simulation that cannot run or resume as asked."""
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What is simulated: a game with its player count, variant and options, and a bot per seat."""
+
+    game: str
+    bots: tuple[BotSpec, ...]
+    players: int
+    variant: str | None = None
+    options: Mapping[str, OptionValue] = field(default_factory=dict)
+
+    @cached_property
+    def resolved_options(self) -> dict[str, OptionValue]:
+        """Every option's value as the game will be played (variant and defaults filled in)."""
+        return dict(spec(self.game).config(self.players, 0, self.variant, **self.options).options)
+
+    @cached_property
+    def options_text(self) -> str:
+        return ";".join(f"{key}={value}" for key, value in sorted(self.resolved_options.items()))
+
+    @property
+    def bots_text(self) -> str:
+        return ",".join(bot_label(bot) for bot in self.bots)
+
+    def columns(self, seed: int) -> dict[str, Any]:
+        """The columns that say which run a result row belongs to."""
+        return {
+            "game": self.game,
+            "variant": self.variant or "",
+            "options": self.options_text,
+            "players": self.players,
+            "bots": self.bots_text,
+            "run_seed": seed,
+        }
+
+    def describe(self) -> str:
+        title = spec(self.game).title
+        rules = f"variant {self.variant}" if self.variant else "default rules"
+        if self.options:
+            rules += " with " + ", ".join(f"{k}={v}" for k, v in sorted(self.options.items()))
+        return f"{title}, {self.players} players, {rules}; bots {self.bots_text}"
+
+
+def make_setup(
+    game: str,
+    bots: str | Sequence[BotSpec] = "random",
+    players: int | None = None,
+    variant: str | None = None,
+    options: Mapping[str, Any] | None = None,
+) -> Setup:
+    """A checked Setup. `bots` is one bot for every seat, a comma-separated text, or one per seat.
+
+    Without `players`, the number of bots given says it (a single bot: the game's default player count).
+    """
+    game_spec = spec(game)
+    if isinstance(bots, str):
+        bots = [part for part in bots.split(",") if part.strip()] or ["random"]
+    listed = list(bots)
+    if players is None:
+        players = len(listed) if len(listed) > 1 else game_spec.default_players
+    if len(listed) == 1:
+        listed = listed * players
+    if len(listed) != players:
+        raise SimulationError(f"{len(listed)} bots for {players} players: give one bot, or one per seat")
+    resolved = tuple(resolve_name(game, bot) if isinstance(bot, str) else bot for bot in listed)
+    chosen = dict(options or {})
+    # Checks players, variant and options now (OptionError), and converts option text to values.
+    config = game_spec.config(players, 0, variant, **chosen)
+    given = {key: value for key, value in config.options if key in chosen}
+    return Setup(game, resolved, players, variant, given)
+
+
+def game_seeds(run_seed: int, index: int, players: int) -> tuple[int, list[int]]:
+    """(seed of the game, seed of each seat's bot) for game `index` of a run with `run_seed`."""
+    numbers = np.random.SeedSequence(run_seed, spawn_key=(index,)).generate_state(players + 1, dtype=np.uint32)
+    values = [int(number) for number in numbers]
+    return values[0], values[1:]
+
+
+@dataclass
+class _Hooks:
+    stats: Callable[[State], Mapping[str, float]] | None
+    live_scores: Callable[[State], Sequence[float]] | None
+    timeouts: frozenset[str]
+
+
+_HOOKS: dict[str, _Hooks] = {}
+
+
+def hooks(game: str) -> _Hooks:
+    """The game's optional statistics hooks (see the module docstring), loaded once."""
+    found = _HOOKS.get(game)
+    if found is None:
+        module: ModuleType | None = optional_module(game_package(game) + ".stats")
+        found = _HOOKS[game] = _Hooks(
+            getattr(module, "stats", None),
+            getattr(module, "live_scores", None),
+            frozenset(getattr(module, "TIMEOUTS", ())),
+        )
+    return found
+
+
+def _score_reader(state: State, hook: Callable[[State], Sequence[float]] | None) -> Callable[[], Sequence[float]]:
+    if hook is not None:
+        return lambda: hook(state)
+    if isinstance(getattr(state, "scores", None), list | tuple):
+        return lambda: state.scores  # type: ignore[attr-defined]
+    return lambda: ()
+
+
+def play_game(setup: Setup, run_seed: int, index: int) -> tuple[State, dict[str, Any]]:
+    """Play game `index` of a run to its end; returns the final state and its result row."""
+    game_seed, bot_seeds = game_seeds(run_seed, index, setup.players)
+    state = spec(setup.game).new(setup.players, game_seed, setup.variant, **setup.options)
+    bots = [factory(setup.game, bot)(seed) for bot, seed in zip(setup.bots, bot_seeds, strict=True)]
+    pickers = [getattr(bot, "choose_from", None) for bot in bots]
+    game_hooks = hooks(setup.game)
+    live = _score_reader(state, game_hooks.live_scores)
+    longest = spec(setup.game).longest(state.config)
+    players = setup.players
+    branching: list[int] = []
+    movers: list[int] = []
+    scores: list[tuple[float, ...]] = []
+    while (outcome := state.outcome()) is None:
+        # Every seat to move decides on the same position (secret choices), then all act: as in bots.play.
+        choices = []
+        for seat in state.to_move():
+            legal = state.legal_actions(seat)
+            pick = pickers[seat]
+            if pick is not None:
+                action = pick(legal, seat)  # picks from `legal` itself
+            else:
+                action = bots[seat].choose(state.view(seat), seat)
+                if action not in legal:
+                    raise SimulationError(
+                        f"game {index} (seed {game_seed}): bot {bot_label(setup.bots[seat])} of seat {seat} "
+                        f"chose {action}, which is not legal"
+                    )
+            choices.append((seat, action, len(legal)))
+        for seat, action, options in choices:
+            state.apply_fast(action, seat)
+            branching.append(options)
+            movers.append(seat)
+            scores.append(tuple(live()))
+        if len(state.log) > longest:
+            raise SimulationError(f"game {index} (seed {game_seed}) is longer than the game's limit of {longest}")
+    traces = [list(trace) for trace in zip(*scores, strict=True)] if scores and scores[0] else [[]] * players
+    winners = list(outcome.winners)
+    row: dict[str, Any] = setup.columns(run_seed)
+    row.update(
+        game_index=index,
+        game_seed=game_seed,
+        winners=winners,
+        n_winners=len(winners),
+        termination=outcome.termination,
+        timeout=outcome.termination in game_hooks.timeouts,
+        rounds=getattr(state, "round", None),
+        actions=len(state.log),
+        decisions=sum(1 for seat, _ in state.log if seat != CHANCE),
+    )
+    for seat in range(players):
+        row[f"score_{seat}"] = float(outcome.scores[seat])
+    for seat in range(players):
+        row[f"rank_{seat}"] = int(outcome.ranks[seat])
+    for seat in range(players):
+        row[f"share_{seat}"] = 1.0 / len(winners) if seat in winners else 0.0
+    for seat in range(players):
+        row[f"decisions_{seat}"] = movers.count(seat)
+    for seat in range(players):
+        row[f"forced_{seat}"] = sum(
+            1 for mover, options in zip(movers, branching, strict=True) if mover == seat and options == 1
+        )
+    if game_hooks.stats is not None:
+        for key, value in game_hooks.stats(state).items():
+            row[f"stat_{key}"] = value
+    row["branching"] = branching
+    for seat in range(players):
+        row[f"score_trace_{seat}"] = [float(score) for score in traces[seat]]
+    return state, row
+
+
+def play_chunk(setup: Setup, run_seed: int, start: int, stop: int) -> list[dict[str, Any]]:
+    """Result rows of games start..stop-1 (what a worker runs)."""
+    return [play_game(setup, run_seed, index)[1] for index in range(start, stop)]
+
+
+__all__ = ["EXECUTORS", "Setup", "SimulationError", "game_seeds", "hooks", "make_setup", "play_chunk", "play_game"]
