@@ -53,6 +53,8 @@ def voila_command(folder: Path, ip: str, port: int, token: str | None) -> list[s
         "--show_tracebacks=False",
         "--preheat_kernel=True",
         "--pool_size=1",
+        # Voila drops a cell's output after 4 s by default; under a class's load kernels answer later.
+        "--VoilaExecutor.iopub_timeout=60",
         f"--token={token or ''}",
     ]
 

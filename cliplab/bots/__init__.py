@@ -1,5 +1,6 @@
 """Game-independent bots."""
 
+from .mcts import MCTSBot as MCTSBot
 from .random_bot import RandomBot, play
 
 __all__ = ["RandomBot", "play"]

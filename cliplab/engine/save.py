@@ -67,7 +67,15 @@ def from_json(text: str) -> State:
     players, seed = _field(record, "players", int), _field(record, "seed", int)
     options = _field(record, "options", dict)
     try:
-        config = spec(name).config(players, seed, **options)
+        game = spec(name)
+    except CliplabError as err:
+        raise SaveError("game", str(err)) from None
+    known = [option.name for option in game.options]
+    unknown = sorted(str(key) for key in options if key not in known)
+    if unknown:
+        raise SaveError("options", f"{name} has no option {unknown[0][:64]!r} (its options: {', '.join(known)})")
+    try:
+        config = game.config(players, seed, **options)
     except CliplabError as err:
         raise SaveError("configuration", str(err)) from None
     entries = _field(record, "log", list)

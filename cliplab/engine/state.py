@@ -245,10 +245,14 @@ class State(ABC):
         """Let chance act until a player must decide; each draw depends only on the seed and the step."""
         node = self._chance()
         while node is not None:
-            event = node.draw(random.Random(f"{self.config.seed}/{len(self.log)}"))
+            event = self._draw(node)
             self._apply(CHANCE, event)
             self._record(CHANCE, event)
             node = self._chance()
+
+    def _draw(self, node: ChanceNode) -> Action:
+        """Chance's result here: it depends only on the seed and the step, so a log replays exactly."""
+        return node.draw(random.Random(f"{self.config.seed}/{len(self.log)}"))
 
     def replay_entry(self, player: int, action: Action | str) -> None:
         """Apply one entry of a recorded log, checked; chance entries must be possible where they stand."""
@@ -261,6 +265,8 @@ class State(ABC):
             node = self._chance()
             if node is None or not parsed.CHANCE or not node.allows(parsed):
                 raise IllegalAction("chance", parsed, "this chance event is not possible at this point")
+            if parsed != self._draw(node):
+                raise IllegalAction("chance", parsed, "the game's seed draws something else here")
         self._apply(player, parsed)
         self._record(player, parsed)
 

@@ -54,7 +54,7 @@ def parse_intent(message: Any, scene: Scene) -> Intent:
         raise BadMessage("a message must be an object")
     unknown = set(message) - INTENT_KEYS
     if unknown:
-        raise BadMessage(f"unexpected field {sorted(unknown)[0]!r}")
+        raise BadMessage(f"unexpected field {str(sorted(unknown)[0])[:MAX_TEXT]!r}")
     if message.get("type") != "intent":
         raise BadMessage("only intents are accepted")
     board_id = _text(message, "board")

@@ -23,6 +23,7 @@ _PACKAGE = Path(__file__).resolve().parents[1]
 # In a wheel the front end ships inside the package; in a checkout it is read from widgets/ (and reloads).
 FRONT_END = next(p for p in (_PACKAGE / "_widgets", _PACKAGE.parent / "widgets") if (p / "grid.js").exists())
 _instances = itertools.count()
+_notices = itertools.count()
 
 
 class GridWidget(anywidget.AnyWidget):
@@ -83,7 +84,8 @@ class Grid:
 
     def say(self, text: str, intent: Intent | None = None, tone: str = "info") -> None:
         """Show a message on the board, next to the place an intent named (or under the boards)."""
-        notice: dict[str, Any] = {"text": text, "tone": tone}
+        # A sequence number makes a repeated, identical notice a change the browser shows again.
+        notice: dict[str, Any] = {"text": text, "tone": tone, "seq": next(_notices)}
         if intent is not None:
             notice.update(board=intent.board, kind=intent.kind, at=list(intent.at))
             if intent.to is not None:

@@ -363,6 +363,11 @@ class JsErrors:
         if message.text.startswith("Failed to load resource") and not _is_local(url):
             self.ignored.append(line)  # e.g. icon fonts from a CDN while offline
             return
+        if "status of 403" in message.text and "/voila/api/shutdown/" in url:
+            # Leaving a Voila page asks to shut its kernel down without an XSRF token and is refused
+            # (voila-dashboards/voila#1458); the kernel is culled anyway. Nothing of ours is involved.
+            self.ignored.append(line)
+            return
         self.errors.append(line)
 
     def on_request_failed(self, request: Request) -> None:

@@ -167,6 +167,7 @@ def test_grid_shows_an_illegal_actions_reason_where_it_was_tried() -> None:
 
     grid.on("point", refuse)
     grid._receive(grid.widget, {"type": "intent", "board": "sheet", "kind": "point", "at": [0, 4]}, [])
+    first = grid.widget.notice.pop("seq")
     assert grid.widget.notice == {
         "text": "Penguin 1 would walk off the floe",
         "tone": "error",
@@ -174,6 +175,9 @@ def test_grid_shows_an_illegal_actions_reason_where_it_was_tried() -> None:
         "kind": "point",
         "at": [0, 4],
     }
+    # The same refusal again is a new notice, so the browser shows it again.
+    grid._receive(grid.widget, {"type": "intent", "board": "sheet", "kind": "point", "at": [0, 4]}, [])
+    assert grid.widget.notice["seq"] > first
 
 
 def test_grid_survives_a_failing_handler() -> None:

@@ -100,7 +100,7 @@ class ClickCrackApp:
         self.seat_choices = [
             w.Dropdown(
                 options=SEAT_KINDS,
-                value=old[seat] if seat < len(old) else (PERSON if seat == 0 else SEAT_KINDS[1]),
+                value=old[seat] if seat < len(old) else (PERSON if seat == 0 else "heuristic bot"),
                 description=_seat_name(seat),
             )
             for seat in range(count)

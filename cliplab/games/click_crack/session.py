@@ -20,8 +20,10 @@ PERSON = "person"
 
 
 def _bot_makers() -> dict[str, Callable[[int], Bot]]:
-    makers: dict[str, Callable[[int], Bot]] = {"random bot": RandomBot}
-    return makers
+    # Imported when a table is set up: the search bot's module is the heaviest part of the game package.
+    from .bots import ClickCrackBot, search_bot
+
+    return {"random bot": RandomBot, "heuristic bot": ClickCrackBot, "search bot": search_bot}
 
 
 BOT_KINDS = tuple(_bot_makers())

@@ -1,0 +1,540 @@
+"""How `cliplab serve` holds up when a class opens the Click & Crack dashboard at the same moment.
+
+One run starts `cliplab serve` on a free port (private Jupyter folders, this checkout), then drives the
+system Chromium, headless, through Playwright: one browser, one context per person.
+
+1. One page alone: load the dashboard (/voila/render/click_crack.ipynb), seat a person and two random
+   bots, start, and make --actions state-changing clicks (placement points on the floe for the person,
+   then whatever the game asks: "Next step" for a bot, hand-over, "Lock in", "Carry them out", penguin
+   buttons, push and break choices; a new game if one ends).
+2. --pages pages at once (default 10) doing the same.
+
+Measured in the page (so Playwright's own overhead is not counted):
+  time to ready   navigation start -> the dashboard's "Start game" button is on screen;
+  click -> first  the click event -> the first change the kernel's answer makes on the page (status,
+                  log, message, panel buttons or penguins);
+  click -> settled the click event -> the last change of that answer (nothing more for 1 s after it).
+Also: errors (JavaScript errors, timeouts, clicks that changed nothing or were refused; must be 0); the
+peak resident memory (VmHWM in /proc/PID/status) of every kernel process under the Voila server, sampled
+each second, for the kernels that served a page (matched by the kernel id in the page); the server
+process's own peak; and a heartbeat: a GET of the server's home page (/, the Voila listing of the
+dashboards: it starts no kernel, unlike a render of the gallery) every second, all of which must be 200.
+
+It also counts Voila's "Timeout waiting for IOPub output" warnings. Voila runs the dashboard notebook
+for each visitor and waits only nbclient's iopub_timeout (4 s) for a cell's output after the cell has
+run; when many kernels start at once on a small machine the output showing the dashboard can come later,
+is dropped, and that visitor gets a page without the dashboard. --iopub-timeout S sets a longer wait in
+the run's private voila.json, to compare with `cliplab serve` as it ships.
+
+Traffic stays on 127.0.0.1: the page's requests to other hosts (a CDN for icon fonts) are aborted.
+
+    .venv/bin/python bench/serve_load.py [--pages N] [--actions N] [--iopub-timeout S]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import math
+import os
+import re
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import psutil
+from playwright.async_api import Browser, Page, async_playwright
+from playwright.async_api import TimeoutError as PlaywrightTimeout
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+DASHBOARD = "voila/render/click_crack.ipynb"
+SEATS = ["person", "random bot", "random bot"]
+SERVER_START_S = 120.0
+READY_TIMEOUT_MS = 300_000  # ten kernels starting together on a busy 2-core machine take a while
+ANSWER_TIMEOUT_MS = 90_000
+# An answer is complete when the page has not changed for this long (the next click waits for that).
+QUIET_MS = 1000
+CLICK_TIMEOUT_MS = 20_000
+NOT_LOCAL = re.compile(r"^(https?|wss?)://(?!127\.0\.0\.1[:/])")
+
+# Runs before the page's own scripts: notes when "Start game" is first on screen (ms since navigation).
+READY_SCRIPT = """(() => {
+  // Checked on every change of the page and every 50 ms: the button can become visible through a style
+  // sheet or a class on an ancestor, which is not a change of the button itself.
+  const seen = () => {
+    const start = document.querySelector(".cc-start");
+    if (window.__ccReady === undefined && start && start.getClientRects().length) {
+      window.__ccReady = performance.now();
+      watcher.disconnect();
+      clearInterval(timer);
+    }
+  };
+  const watcher = new MutationObserver(seen);
+  watcher.observe(document, {childList: true, subtree: true, attributes: true});
+  const timer = setInterval(seen, 50);
+})();"""
+
+# Sets up the measurement of the next click: when the click event starts, then when the dashboard first
+# shows a change, and when the last change of the answer came (none for QUIET_MS after it).
+# window.__measured resolves to {first, settled, refused} in ms.
+ARM_SCRIPT = """() => {
+  const app = document.querySelector(".cc-app");
+  const text = (css) => document.querySelector(css)?.textContent ?? "";
+  const signature = () => [
+    text(".cc-status"), text(".cc-log"), text(".cc-message"),
+    [...app.querySelectorAll("[class*='cc-']")].map((e) => e.getAttribute("class")).join(" "),
+    [...app.querySelectorAll(".cl-token")].map((t) => `${t.dataset.r},${t.dataset.c}`).join(" "),
+  ].join("|");
+  const before = signature();
+  let clicked = null;
+  document.addEventListener("click", () => { clicked ??= performance.now(); }, {capture: true, once: true});
+  window.__measured = new Promise((resolve) => {
+    let first = null, last = null, quiet = null;
+    const watcher = new MutationObserver(() => {
+      const now = performance.now();
+      if (first === null) {
+        if (clicked === null || signature() === before) return;
+        first = now;
+      }
+      last = now;
+      clearTimeout(quiet);
+      quiet = setTimeout(done, QUIET_MS);
+    });
+    const limit = setTimeout(() => { watcher.disconnect(); resolve({error: "the page did not change"}); }, LIMIT_MS);
+    const done = () => {
+      watcher.disconnect();
+      clearTimeout(limit);
+      const notice = document.querySelector(".cl-notice[data-tone='error']:not([hidden]) .cl-notice-text");
+      resolve({first: first - clicked, settled: last - clicked, refused: notice ? notice.textContent : null});
+    };
+    watcher.observe(app, {subtree: true, childList: true, attributes: true, characterData: true});
+  });
+}""".replace("LIMIT_MS", str(ANSWER_TIMEOUT_MS)).replace("QUIET_MS", str(QUIET_MS))
+
+# What to click next: the first control the game offers, else a marked placement point on the floe.
+CHOOSE_SCRIPT = """(pick) => {
+  const shown = (css) => [...document.querySelectorAll(css)].filter((e) => e.getClientRects().length);
+  const buttons = [".cc-next", ".cc-ready", ".cc-lock", ".cc-continue", ".cc-pass", "[class*='cc-push-']",
+                   "[class*='cc-half-']", "[class*='cc-do-']", ".cc-new", ".cc-start"];
+  const marks = shown(".cl-board[data-board='floe'] circle.cl-mark");
+  if (marks.length && text().includes("place a penguin")) {
+    const mark = marks[pick % marks.length];
+    const r = Math.round(mark.getAttribute("cy") / 40), c = Math.round(mark.getAttribute("cx") / 40);
+    return {what: "floe point",
+            css: `.cl-board[data-board='floe'] .cl-hit[data-kind='point'][data-r='${r}'][data-c='${c}']`, nth: 0};
+  }
+  for (const css of buttons) {
+    const found = shown(css);
+    if (found.length) return {what: css, css, nth: pick % found.length};
+  }
+  return null;
+  function text() { return document.querySelector(".cc-status")?.textContent ?? ""; }
+}"""
+
+
+# --------------------------------------------------------------------------- the server
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _private_env(home: Path) -> dict[str, str]:
+    """Jupyter and IPython folders of this run only, so no user configuration changes the result."""
+    env = dict(os.environ)
+    for key, name in [
+        ("JUPYTER_CONFIG_DIR", "config"),
+        ("JUPYTER_DATA_DIR", "data"),
+        ("JUPYTER_RUNTIME_DIR", "runtime"),
+        ("IPYTHONDIR", "ipython"),
+    ]:
+        (home / name).mkdir(parents=True, exist_ok=True)
+        env[key] = str(home / name)
+    for key in ("JUPYTER_PATH", "JUPYTER_TOKEN"):
+        env.pop(key, None)
+    env["PYTHONUNBUFFERED"] = "1"
+    env["JUPYTER_PLATFORM_DIRS"] = "0"
+    return env
+
+
+def start_server(home: Path, iopub_timeout: int | None) -> tuple[subprocess.Popen[bytes], int, Path]:
+    port = _free_port()
+    log_path = home / "serve.log"
+    env = _private_env(home / "jupyter")
+    if iopub_timeout is not None:
+        # Voila reads voila.json from the Jupyter config folder; its executor is nbclient's NotebookClient.
+        settings = {"VoilaExecutor": {"iopub_timeout": iopub_timeout}}
+        (home / "jupyter" / "config" / "voila.json").write_text(json.dumps(settings))
+    with log_path.open("wb") as log:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "cliplab.cli", "serve", f"--port={port}"],
+            cwd=REPO_ROOT,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+    deadline = time.monotonic() + SERVER_START_S
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise SystemExit(f"cliplab serve exited early:\n{log_path.read_text(errors='replace')[-3000:]}")
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+            return process, port, log_path
+        except OSError:
+            time.sleep(0.2)
+    process.terminate()
+    raise SystemExit(f"cliplab serve did not listen within {SERVER_START_S:.0f} s")
+
+
+def stop_server(process: subprocess.Popen[bytes]) -> None:
+    if process.poll() is None:
+        process.terminate()  # cliplab serve stops Voila and its kernels on SIGTERM
+        try:
+            process.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=20)
+
+
+def pool_fills(log_path: Path) -> int:
+    return log_path.read_text(errors="replace").count("Kernel pool of click_crack.ipynb is filled")
+
+
+# --------------------------------------------------------------------------- watchers (threads)
+
+
+class Heartbeat(threading.Thread):
+    """GET the server's home page every second; keeps (status, seconds) of each."""
+
+    def __init__(self, url: str) -> None:
+        super().__init__(daemon=True)
+        self.url = url
+        self.results: list[tuple[int, float]] = []
+        self.stopping = threading.Event()
+
+    def run(self) -> None:
+        while not self.stopping.is_set():
+            started = time.monotonic()
+            try:
+                with urllib.request.urlopen(self.url, timeout=10) as answer:
+                    answer.read()
+                    status = answer.status
+            except Exception:
+                status = 0
+            self.results.append((status, time.monotonic() - started))
+            self.stopping.wait(max(0.0, 1.0 - (time.monotonic() - started)))
+
+
+def _kib(status: str, key: str) -> int:
+    match = re.search(rf"^{key}:\s+(\d+) kB", status, re.M)
+    return int(match.group(1)) if match else 0
+
+
+class MemoryWatch(threading.Thread):
+    """Each second: the peak RSS (VmHWM) of the Voila server and of each kernel process under it."""
+
+    def __init__(self, serve_pid: int) -> None:
+        super().__init__(daemon=True)
+        self.serve = psutil.Process(serve_pid)
+        self.kernels: dict[str, int] = {}  # kernel id -> VmHWM in KiB (last seen; it only grows)
+        self.server_kib = 0
+        self.together_kib = 0  # the most RSS all kernels held at one moment
+        self.stopping = threading.Event()
+
+    def sample(self) -> None:
+        together = 0
+        try:
+            children = self.serve.children(recursive=True)
+        except psutil.Error:
+            return
+        for child in children:
+            try:
+                cmdline = " ".join(child.cmdline())
+                status = Path(f"/proc/{child.pid}/status").read_text()
+            except (psutil.Error, OSError):
+                continue
+            if "ipykernel" in cmdline:
+                found = re.search(r"kernel-([0-9a-f-]{36})\.json", cmdline)
+                if found:
+                    self.kernels[found.group(1)] = max(self.kernels.get(found.group(1), 0), _kib(status, "VmHWM"))
+                together += _kib(status, "VmRSS")
+            elif "voila" in cmdline:
+                self.server_kib = max(self.server_kib, _kib(status, "VmHWM"))
+        self.together_kib = max(self.together_kib, together)
+
+    def run(self) -> None:
+        while not self.stopping.is_set():
+            self.sample()
+            self.stopping.wait(1.0)
+
+
+# --------------------------------------------------------------------------- one person at the dashboard
+
+
+@dataclass
+class Visit:
+    name: str
+    ready_ms: float | None = None
+    kernel: str | None = None
+    clicks: list[tuple[str, float, float]] = field(default_factory=list)  # (what, first ms, settled ms)
+    errors: list[str] = field(default_factory=list)
+    retries: int = 0  # clicks tried again because the control was replaced before the click landed
+
+
+STARTED = time.monotonic()
+
+
+def progress(text: str) -> None:
+    """A line on stderr as the run goes (the table goes to stdout at the end)."""
+    print(f"[{time.monotonic() - STARTED:6.1f} s] {text}", file=sys.stderr, flush=True)
+
+
+def _watch_errors(page: Page, visit: Visit) -> None:
+    page.on("pageerror", lambda error: visit.errors.append(f"pageerror: {error}"))
+
+    def console(message: Any) -> None:
+        url = str((message.location or {}).get("url", ""))
+        offline = message.text.startswith("Failed to load resource") and NOT_LOCAL.match(url)
+        if message.type == "error" and not offline:  # requests to other hosts are aborted on purpose
+            visit.errors.append(f"console.error: {message.text}")
+
+    page.on("console", console)
+
+
+async def play(browser: Browser, base: str, name: str, actions: int, seed: int) -> Visit:
+    visit = Visit(name)
+    context = await browser.new_context(viewport={"width": 1366, "height": 900})
+    context.set_default_timeout(ANSWER_TIMEOUT_MS)
+    await context.route(NOT_LOCAL, lambda route: route.abort())
+    await context.add_init_script(READY_SCRIPT)
+    page = await context.new_page()
+    _watch_errors(page, visit)
+    try:
+        await page.goto(base + DASHBOARD, wait_until="commit", timeout=READY_TIMEOUT_MS)
+        await page.wait_for_function("() => window.__ccReady !== undefined", timeout=READY_TIMEOUT_MS, polling=100)
+        visit.ready_ms = await page.evaluate("window.__ccReady")
+        progress(f"{name}: ready after {visit.ready_ms / 1000:.1f} s")
+        visit.kernel = await page.evaluate(
+            "JSON.parse(document.getElementById('jupyter-config-data').textContent).kernelId"
+        )
+        for seat, kind in enumerate(SEATS):
+            await page.locator(f".cc-seat-{seat} select").select_option(kind)
+        await page.locator(".cc-start").click()
+        await page.wait_for_function(
+            """() => !document.querySelector(".cc-start")
+                && document.querySelector(".cc-status")?.textContent.includes("place a penguin")
+                && document.querySelectorAll("circle.cl-mark").length === 36"""
+        )
+        for step in range(actions):
+            pick = seed * 7919 + step * 31
+            for _attempt in range(3):
+                found = await page.wait_for_function(CHOOSE_SCRIPT, arg=pick, timeout=ANSWER_TIMEOUT_MS)
+                target = await found.json_value()
+                await page.evaluate(ARM_SCRIPT)
+                try:
+                    await page.locator(target["css"]).nth(target["nth"]).click(timeout=CLICK_TIMEOUT_MS)
+                    break
+                except PlaywrightTimeout as err:
+                    visit.retries += 1  # the control went away under the pointer: look again
+                    progress(f"{name}: click {step + 1} on {target['what']} again ({str(err).splitlines()[0]})")
+            else:
+                visit.errors.append(f"click {step + 1}: could not click {target['what']}")
+                break
+            answer = await page.evaluate("window.__measured")
+            if "error" in answer:
+                visit.errors.append(f"click {step + 1} ({target['what']}): {answer['error']}")
+                break
+            if answer["refused"]:
+                visit.errors.append(f"click {step + 1} ({target['what']}) refused: {answer['refused']}")
+            visit.clicks.append((target["what"], answer["first"], answer["settled"]))
+    except Exception as err:
+        visit.errors.append(f"{type(err).__name__}: {str(err).splitlines()[0]}")
+        try:  # what the page showed when it gave up
+            shown = await page.evaluate(
+                """() => ({start: [...document.querySelectorAll(".cc-start")].map((b) => b.getClientRects().length),
+                          status: document.querySelector(".cc-status")?.textContent ?? null,
+                          text: document.body?.innerText.slice(0, 300) ?? null})"""
+            )
+            visit.errors.append(f"the page showed {shown}")
+        except Exception as failed:
+            visit.errors.append(f"the page could not be read ({type(failed).__name__})")
+    progress(f"{name}: {len(visit.clicks)} clicks, {len(visit.errors)} errors")
+    return visit
+
+
+async def close_all(browser: Browser) -> None:
+    for context in browser.contexts:
+        for page in context.pages:
+            # As closing a tab would: the page's own unload handlers run.
+            await page.close(run_before_unload=True)
+        await context.close()
+
+
+# --------------------------------------------------------------------------- statistics and table
+
+
+def p95(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(0.95 * len(ordered)) - 1)]
+
+
+def summary(values: list[float], scale: float = 1.0, digits: int = 0) -> str:
+    if not values:
+        return "-"
+    return f"{statistics.median(values) * scale:.{digits}f} / {p95(values) * scale:.{digits}f}"
+
+
+def mib(kib: float) -> str:
+    return f"{kib / 1024:.0f}"
+
+
+async def run(args: argparse.Namespace) -> int:
+    with tempfile.TemporaryDirectory(prefix="cliplab-serve-load-") as tmp:
+        process, port, log_path = start_server(Path(tmp), args.iopub_timeout)
+        base = f"http://127.0.0.1:{port}/"
+        heartbeat, memory = Heartbeat(base), MemoryWatch(process.pid)
+        heartbeat.start()
+        memory.start()
+        try:
+            async with async_playwright() as playwright:
+                browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+                progress(f"server on port {port}; one page alone")
+                # 1. One page alone.
+                fills = pool_fills(log_path)
+                alone = [await play(browser, base, "alone", args.actions, 0)]
+                memory.sample()
+                alone_kernels = {v.kernel: memory.kernels.get(v.kernel or "", 0) for v in alone}
+                await close_all(browser)
+                # Let Voila refill its kernel pool, as it would between two visitors.
+                deadline = time.monotonic() + 180
+                while pool_fills(log_path) <= fills and time.monotonic() < deadline:
+                    await asyncio.sleep(1)
+                await asyncio.sleep(5)
+                progress(f"{args.pages} pages at once")
+                # 2. N pages at once.
+                started = time.monotonic()
+                crowd = await asyncio.gather(
+                    *(play(browser, base, f"page {k + 1}", args.actions, k + 1) for k in range(args.pages))
+                )
+                crowd_seconds = time.monotonic() - started
+                memory.sample()
+                crowd_kernels = {v.kernel: memory.kernels.get(v.kernel or "", 0) for v in crowd}
+                await close_all(browser)
+                await browser.close()
+        finally:
+            heartbeat.stopping.set()
+            memory.stopping.set()
+            heartbeat.join()
+            memory.join()
+            stop_server(process)
+            iopub_timeouts = log_path.read_text(errors="replace").count("Timeout waiting for IOPub output")
+
+    print_table(args, alone, crowd, crowd_seconds, alone_kernels, crowd_kernels, heartbeat, memory)
+    setting = f"{args.iopub_timeout} s (voila.json)" if args.iopub_timeout else "4 s (nbclient's default)"
+    print(f'Voila warnings "Timeout waiting for IOPub output": {iopub_timeouts} (iopub_timeout {setting}).')
+    errors = [f"{v.name}: {e}" for v in [*alone, *crowd] for e in v.errors]
+    short = [v.name for v in [*alone, *crowd] if len(v.clicks) < args.actions]
+    beats_bad = [r for r in heartbeat.results if r[0] != 200]
+    for line in errors:
+        print("error:", line)
+    if short:
+        print("pages that did not make every click:", ", ".join(short))
+    return 1 if errors or short or beats_bad else 0
+
+
+def print_table(
+    args: argparse.Namespace,
+    alone: list[Visit],
+    crowd: list[Visit],
+    crowd_seconds: float,
+    alone_kernels: dict[str | None, int],
+    crowd_kernels: dict[str | None, int],
+    heartbeat: Heartbeat,
+    memory: MemoryWatch,
+) -> None:
+    def column(visits: list[Visit], kernels: dict[str | None, int]) -> list[str]:
+        ready = [v.ready_ms for v in visits if v.ready_ms is not None]
+        first = [c[1] for v in visits for c in v.clicks]
+        settled = [c[2] for v in visits for c in v.clicks]
+        board = sum(1 for v in visits for c in v.clicks if c[0] == "floe point")
+        peaks = [kib for kib in kernels.values() if kib]
+        return [
+            str(len(visits)),
+            summary(ready, 1 / 1000, 1),
+            summary(first),
+            summary(settled),
+            f"{len(first)} ({board} on the floe)",
+            str(sum(len(v.errors) for v in visits) + sum(1 for v in visits if len(v.clicks) < args.actions)),
+            f"{mib(statistics.median(peaks))} / {mib(max(peaks))}" if peaks else "-",
+        ]
+
+    rows = [
+        "pages",
+        "time to ready, s (median / p95)",
+        "click -> first change, ms (median / p95)",
+        "click -> settled, ms (median / p95)",
+        "clicks measured",
+        "errors",
+        "kernel peak RSS, MiB (median / max)",
+    ]
+    left, right = column(alone, alone_kernels), column(crowd, crowd_kernels)
+    width = max(map(len, rows))
+    print(f"\ncliplab serve under load: {args.pages} pages at once, {args.actions} clicks each "
+          f"({os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} at the end)\n")  # fmt: skip
+    print(f"{'':{width}}  {'1 page alone':>16}  {f'{args.pages} pages at once':>18}")
+    for name, a, b in zip(rows, left, right, strict=True):
+        print(f"{name:{width}}  {a:>16}  {b:>18}")
+    beats = heartbeat.results
+    ok = sum(1 for status, _ in beats if status == 200)
+    slowest = max((seconds for _, seconds in beats), default=0.0)
+    retries = sum(v.retries for v in [*alone, *crowd])
+    print(f"\nClicks tried again because the control was replaced just before the click: {retries}.")
+    print(f"{len(crowd)} pages took {crowd_seconds:.0f} s from the first request to their last click.")
+    print(f"Heartbeat GET / every second: {ok}/{len(beats)} answered 200, slowest {slowest * 1000:.0f} ms.")
+    print(
+        f"Voila server peak RSS {mib(memory.server_kib)} MiB; all kernels together at most "
+        f"{mib(memory.together_kib)} MiB at one moment ({len(memory.kernels)} kernel processes seen, "
+        "pool kernels included)."
+    )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--pages", type=int, default=10, help="pages opened at once (default 10)")
+    parser.add_argument("--actions", type=int, default=20, help="state-changing clicks per page (default 20)")
+    parser.add_argument(
+        "--iopub-timeout",
+        type=int,
+        default=None,
+        help="seconds Voila waits for a cell's output after it ran (default: leave `cliplab serve` as it is)",
+    )
+    args = parser.parse_args()
+    if args.pages < 1 or args.actions < 1:
+        parser.error("--pages and --actions must be at least 1")
+    return asyncio.run(run(args))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
