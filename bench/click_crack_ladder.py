@@ -16,7 +16,7 @@ fractional shared wins are handled), and the bootstrap interval of the differenc
 (e.g. search minus heuristic, per seat). A difference whose interval excludes 0 is significant at 5%.
 
 The search bot plays with a shorter budget than its default (--iterations, default 30 iterations per
-decision) so that the ladder runs in about 20 minutes of one core.
+decision) so that the ladder runs in about 25 minutes of one core (1510 s CPU in the recorded run).
 
 Run:  .venv/bin/python bench/click_crack_ladder.py [--games N] [--iterations I] [--lineups S+H+H,...]
       [--out notebooks/teach/data/click_crack_ladder.csv] [--summary-only]

@@ -78,7 +78,7 @@ ROLLOUT_EPSILON = 0.15
 
 # The search bot's defaults (see `search_bot` and bench/bots.py for the timings behind them).
 SEARCH_ITERATIONS = 120
-"""Iterations per decision: about 0.2 s of CPU for a median move (bench/bots.py)."""
+"""Iterations per decision: a median move of about 0.15 s, 95% under 0.75 s (bench/bots.py, one free core)."""
 SEARCH_SECONDS = 1.0
 """A cap on the time per decision, so a dashboard stays responsive on a busy machine (when it cuts a search
 short, the choice is no longer a function of seed and view alone)."""
@@ -864,7 +864,7 @@ def search_bot(
 ) -> MCTSBot:
     """Determinized MCTS with Click & Crack's knowledge (see the module docstring); `options` go to MCTSBot.
 
-    The default budget, SEARCH_ITERATIONS capped at SEARCH_SECONDS, keeps a median move near 0.2 s
+    The default budget, SEARCH_ITERATIONS capped at SEARCH_SECONDS, keeps a median move near 0.15 s
     (bench/bots.py); the ladder (bench/click_crack_ladder.py) plays with 30 iterations."""
     model = _Model()
     settings: dict[str, Any] = {
