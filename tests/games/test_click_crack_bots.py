@@ -7,58 +7,25 @@ game-independent `MCTSBot` are checked on positions from seeded random play and 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 
 import pytest
+from click_crack_positions import arrange, set_tiles
 
 from cliplab.bots import MCTSBot, RandomBot, play
 from cliplab.bots.mcts import rank_rewards
 from cliplab.bots.random_bot import Bot
 from cliplab.engine import Action, Hidden, State, new_game
-from cliplab.games.click_crack import ClickCrack, Perform, Place, SetTiles
+from cliplab.games.click_crack import ClickCrack, Perform, SetTiles
 from cliplab.games.click_crack.bots import ClickCrackBot, Floe, evaluate, rollout_policy, search_bot
-from cliplab.games.click_crack.rules import FLOE
-from cliplab.grid import segment
 
 Point = tuple[int, int]
-SPARE_POINTS = [(5, 5), (5, 4), (5, 3), (4, 5), (3, 5), (5, 0), (4, 0), (3, 0)]
 
 BOTS: dict[str, Callable[[int], Bot]] = {
     "heuristic": lambda seed: ClickCrackBot(seed),
     "search": lambda seed: search_bot(seed, iterations=8, seconds=None),
     "plain mcts": lambda seed: MCTSBot(seed, iterations=4),
 }
-
-
-def arrange(
-    penguins: Mapping[int, Point | None],
-    cracks: Iterable[tuple[Point, Point]] = (),
-    gone: Iterable[Point] = (),
-    scores: Iterable[int] | None = None,
-    players: int = 3,
-) -> ClickCrack:
-    """A game after placement with penguin i on penguins[i] (None: taken off the floe; penguins left out
-    stand on far points), then the cracks, broken-off tiles and scores written in."""
-    game = new_game("click_crack", players=players)
-    assert isinstance(game, ClickCrack)
-    spare = iter(at for at in SPARE_POINTS if at not in penguins.values())
-    for k, seat in enumerate(game.placement_order()):
-        penguin = 2 * seat + (k >= players)
-        place = penguins.get(penguin) or next(spare)
-        game.apply(Place(*place), seat)
-    for penguin, at in penguins.items():
-        if at is None:
-            game.pos[penguin] = None
-    game.cracks = frozenset(segment(a, b) for a, b in cracks)
-    game.main = FLOE - frozenset(gone)
-    if scores is not None:
-        game.scores = list(scores)
-    return game
-
-
-def set_all(game: State, settings: Mapping[int, str]) -> None:
-    for seat in game.to_move():
-        game.apply("set " + settings.get(seat, "walk S and walk S"), seat)
 
 
 def positions(games: int = 4, every: int = 8) -> list[ClickCrack]:
@@ -78,12 +45,12 @@ def positions(games: int = 4, every: int = 8) -> list[ClickCrack]:
                 actions = game.legal_actions(seat)
                 game.apply_fast(actions[rng.randrange(len(actions))], seat)
             step += 1
-    push = arrange({0: (1, 2), 2: (0, 2)})
-    set_all(push, {0: "walk N and walk N"})
+    push = arrange(3, {0: (1, 2), 2: (0, 2)})
+    set_tiles(push, {0: "walk N and walk N"})
     push.apply("walk N with penguin 0")
     rows = [((1, c), (2, c)) for c in range(4)]
-    halves = arrange({0: (2, 4), 1: (4, 1), 2: (0, 0), 3: (4, 3)}, cracks=rows, gone=[(4, c) for c in range(5)])
-    set_all(halves, {0: "break E and break E"})
+    halves = arrange(3, {0: (2, 4), 1: (4, 1), 2: (0, 0), 3: (4, 3)}, cracks=rows, gone=[(4, c) for c in range(5)])
+    set_tiles(halves, {0: "break E and break E"})
     halves.apply("break E with penguin 0")
     assert (push.phase, halves.phase) == ("push", "break")
     found += [push, halves]
@@ -199,7 +166,7 @@ def _twins(position: ClickCrack, chooser: int, secrets: Iterable[tuple[int, str,
 @pytest.mark.parametrize("name", sorted(BOTS))
 def test_a_choice_does_not_depend_on_the_hidden_settings_of_others(name: str) -> None:
     # Seat 0 stands where its settings matter a lot: break W would break off a corner tile.
-    base = arrange({0: (1, 1), 2: (2, 2), 4: (3, 3)}, cracks=[((0, 0), (0, 1))])
+    base = arrange(3, {0: (1, 1), 2: (2, 2), 4: (3, 3)}, cracks=[((0, 0), (0, 1))])
     secrets = [(0, "break W and break N", "walk E and walk S"), (2, "break E and walk N", "walk W and walk W")]
     for chooser in (1, 2):
         twins = _twins(base, chooser, [s for s in secrets if s[0] != chooser])
@@ -243,13 +210,13 @@ def test_same_seed_and_view_give_the_same_choice(name: str) -> None:
 
 def _winning_position() -> ClickCrack:
     # Seat 0 has 6 points; its penguin 0 can break off corner tile (0,0) with break W for the 7th point.
-    return arrange({0: (1, 1), 2: (2, 3), 4: (3, 2)}, cracks=[((0, 0), (0, 1))], scores=[6, 2, 3])
+    return arrange(3, {0: (1, 1), 2: (2, 3), 4: (3, 2)}, cracks=[((0, 0), (0, 1))], scores=[6, 2, 3])
 
 
 @pytest.mark.parametrize("name", ["heuristic", "search"])
 def test_bots_take_the_break_that_wins(name: str) -> None:
     game = _winning_position()
-    set_all(game, {0: "walk E and break W"})
+    set_tiles(game, {0: "walk E and break W"})
     choice = BOTS[name](0).choose(game.view(0), 0)
     assert str(choice) == "break W with penguin 0"
     game.apply(choice)
@@ -268,8 +235,8 @@ def test_bots_set_the_tile_that_wins(name: str) -> None:
 def test_heuristic_keeps_its_own_penguin_off_a_tile_it_would_break_off() -> None:
     # Breaking W would break off corner tile (0,0) with seat 0's other penguin on it: 1 point for the
     # tile, -1 for the penguin, and the penguin lost. Walking is harmless.
-    game = arrange({0: (1, 1), 1: (0, 0), 2: (3, 3), 4: (3, 2)}, cracks=[((0, 0), (0, 1))])
-    set_all(game, {0: "walk S and break W"})
+    game = arrange(3, {0: (1, 1), 1: (0, 0), 2: (3, 3), 4: (3, 2)}, cracks=[((0, 0), (0, 1))])
+    set_tiles(game, {0: "walk S and break W"})
     assert {str(a) for a in game.legal_actions(0)} >= {"break W with penguin 0", "walk S with penguin 0"}
     choice = ClickCrackBot(0).choose(game.view(0), 0)
     assert isinstance(choice, Perform) and choice.kind == "walk"
