@@ -1,5 +1,5 @@
 """One package per game; importing this package registers them all."""
 
-from . import click_crack
+from . import click_crack, clipcut_parks
 
-__all__ = ["click_crack"]
+__all__ = ["click_crack", "clipcut_parks"]
