@@ -27,6 +27,9 @@ from cliplab.engine import Action, Hidden, IllegalAction, State, from_json, repl
 
 DEFAULT_GAMES = 100  # seeded games per player count with the default rules (variant None)
 VARIANT_GAMES = 20  # seeded games per player count with each named variant
+# Fewer for games whose every step offers hundreds of actions (a ClipCut Parks game is 50-300 decisions,
+# each over all cuts or all placements, at about a second a game): (default rules, each variant).
+GAMES_PER_COUNT = {"clipcut_parks": (40, 8)}
 SAMPLE_RATE = 0.3  # share of the steps on which the expensive checks run
 FINGERPRINTED_TRIES = 2  # refused tries per sampled step after which the fingerprint is compared too
 KEEP_RATE = 0.1  # share of the steps whose position is kept for the rewind checks at the end
@@ -40,7 +43,8 @@ _NUMBER = re.compile(r"-?\d+")
 def _cases() -> Iterator[Any]:
     for game, variant in engine.variants():
         spec = engine.spec(game)
-        count = DEFAULT_GAMES if variant is None else VARIANT_GAMES
+        default_games, variant_games = GAMES_PER_COUNT.get(game, (DEFAULT_GAMES, VARIANT_GAMES))
+        count = default_games if variant is None else variant_games
         for players in range(spec.min_players, spec.max_players + 1):
             for seed in range(count):
                 name = f"{game}-{variant or 'default'}-{players}p-seed{seed}"

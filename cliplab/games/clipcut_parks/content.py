@@ -194,8 +194,9 @@ class ParkCard:
 
     def picture(self) -> str:
         """The card's spaces drawn in the file format (``.`` where there is no space)."""
+        codes = self._requirements
         return "\n".join(
-            " ".join(_CODE_OF[self._requirements[(r, c)]] if (r, c) in self._cells else NO_SPACE for c in range(self.cols))
+            " ".join(_CODE_OF[codes[(r, c)]] if (r, c) in codes else NO_SPACE for c in range(self.cols))
             for r in range(self.rows)
         )
 
@@ -337,8 +338,11 @@ def _build_card(entry: Any, kind: str) -> ParkCard:
         raise ValueError(f"has {len(spaces)} spaces; a {KIND_WORDS[kind]} card has {low} to {high}")
     groups = parts(spaces)
     if len(groups) > 1:
-        pieces = "; ".join(", ".join(_at(cell) for cell in sorted(g)[:2]) + ("..." if len(g) > 2 else "") for g in groups)
-        raise ValueError(f"the spaces are not orthogonally connected: {len(groups)} separate groups ({pieces})")
+        starts = " and ".join(_at(min(group)) for group in groups)
+        raise ValueError(
+            f"the spaces are not orthogonally connected: they form {len(groups)} separate groups"
+            f" (starting at {starts})"
+        )
     walkways = _parse_walkways(entry.get("walkways", []), spaces)
     r0 = min(r for r, _ in spaces)
     c0 = min(c for _, c in spaces)
@@ -474,7 +478,8 @@ def load_sheet(path: str | PathLike[str], number: int = 0) -> Sheet:
     if "squares" not in data:
         raise ContentError(file, "", "missing key 'squares'")
     if not isinstance(data["squares"], str):
-        raise ContentError(file, "", f"'squares' must be a string drawing the sheet, not {type(data['squares']).__name__}")
+        kind = type(data["squares"]).__name__
+        raise ContentError(file, "", f"'squares' must be a string drawing the sheet, not {kind}")
     try:
         return _parse_sheet(data["squares"], number)
     except ValueError as exc:
@@ -503,6 +508,15 @@ PAD_ICON_RANGE = (8, 16)  # icons in all
 _PATCH_SIZE = 4.5  # rough squares per colour patch when the patches are seeded
 
 
+def _seed_ok(cell: Cell, colour: str, placed: Iterable[tuple[str, Cell]]) -> bool:
+    """Seeds keep apart, and seeds of one colour further apart, so patches start as separate clumps."""
+    for other_colour, (r, c) in placed:
+        gap = abs(r - cell[0]) + abs(c - cell[1])
+        if gap < 2 or (other_colour == colour and gap < 4):
+            return False
+    return True
+
+
 def _grow_colours(rng: random.Random) -> dict[Cell, str]:
     """Colour every square by growing a few patches per colour from scattered seed squares."""
     quota = [16, 16, 16, 15]
@@ -523,15 +537,7 @@ def _grow_colours(rng: random.Random) -> dict[Cell, str]:
     rng.shuffle(free)
     placed: list[tuple[str, Cell]] = []
     for colour in seed_colours:
-        # Keep seeds apart, and seeds of one colour further apart, so patches start as separate clumps.
-        def ok(cell: Cell, colour: str = colour) -> bool:
-            for other_colour, (r, c) in placed:
-                gap = abs(r - cell[0]) + abs(c - cell[1])
-                if gap < 2 or (other_colour == colour and gap < 4):
-                    return False
-            return True
-
-        spot = next((cell for cell in free if ok(cell)), free[0])
+        spot = next((cell for cell in free if _seed_ok(cell, colour, placed)), free[0])
         free.remove(spot)
         placed.append((colour, spot))
 
@@ -540,7 +546,7 @@ def _grow_colours(rng: random.Random) -> dict[Cell, str]:
     for colour, cell in placed:
         owner[cell] = colour
         patches_cells.append((colour, {cell}))
-    count = {colour: 0 for colour in COLOURS}
+    count = dict.fromkeys(COLOURS, 0)
     for colour, _ in placed:
         count[colour] += 1
 
@@ -548,9 +554,9 @@ def _grow_colours(rng: random.Random) -> dict[Cell, str]:
         return sorted({nb for cell in cells for nb in neighbours4(cell) if nb in _SHEET_CELLS and nb not in owner})
 
     while len(owner) < len(_SHEET_CELLS):
-        growing = [(colour, cells) for colour, cells in patches_cells if count[colour] < want[colour] and frontier(cells)]
-        if not growing:
-            growing = [(colour, cells) for colour, cells in patches_cells if frontier(cells)]
+        open_patches = [(colour, cells) for colour, cells in patches_cells if frontier(cells)]
+        # Patches of colours still under their quota grow first; if none can, any patch may.
+        growing = [(colour, cells) for colour, cells in open_patches if count[colour] < want[colour]] or open_patches
         colour, cells = rng.choice(growing)
         cell = rng.choice(frontier(cells))
         owner[cell] = colour

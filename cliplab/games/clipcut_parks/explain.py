@@ -37,9 +37,7 @@ def why_illegal(state: ClipCutParks, player: int, action: Action) -> tuple[str, 
     if isinstance(action, Cut):
         return _why_cut(state, player, action)
     if isinstance(action, Keep):
-        return "cut", (
-            f"square {action.row},{action.col} is not in one of the equal largest parts; keep one of those"
-        )
+        return "cut", f"square {action.row},{action.col} is not in one of the equal largest parts; keep one of those"
     if isinstance(action, Place):
         return _why_place(state, player, action)
     if isinstance(action, Crumple):
@@ -90,7 +88,7 @@ def _why_place(state: ClipCutParks, player: int, place: Place) -> tuple[str, str
     sheet = sheet_of(state.sheet_number[player])
     covered = state.covered[player].get(ref, {})
     mapping = state.mapping_of(player, place)
-    need: dict[str, int] = {}
+    need: dict[str, list[str]] = {}  # token -> the requirements it would have to waive
     spaces = set()
     for square_at, space in mapping:
         where = f"{space[0]},{space[1]}"
@@ -104,7 +102,9 @@ def _why_place(state: ClipCutParks, player: int, place: Place) -> tuple[str, str
         if wanted in COLOURS and square.colour != wanted:
             need.setdefault("gardener", []).append(f"space {where} asks for {wanted}, the square is {square.colour}")
         elif wanted not in COLOURS and wanted != "blank" and square.icon != wanted:
-            need.setdefault(wanted, []).append(f"space {where} asks for a {wanted} icon, the square has none")
+            # Name the icon the square does carry, so a recycling square is not called bare.
+            has = f"a {square.icon} icon" if square.icon else "none"
+            need.setdefault(wanted, []).append(f"space {where} asks for a {wanted} icon, the square has {has}")
     for walkway in card.walkways:
         inside = [space for space in walkway if space in spaces]
         if inside and len(inside) != len(walkway):
@@ -130,12 +130,15 @@ def render(state: ClipCutParks) -> str:
             row = []
             for c in range(SHEET_COLS):
                 square = sheet.square((r, c))
-                row.append(square.colour[0].upper() + (square.icon[:1] or " ") if (r, c) in state.sheet[seat] else ". ")
+                # The data files' codes (T W G P, then w or r): pavilion and play share a first letter.
+                row.append(f"{square.code:<2}" if (r, c) in state.sheet[seat] else ". ")
             lines.append("  " + " ".join(row))
         for ref in state.face_up[seat]:
             card = card_of(ref)
             free = len(state.free_spaces(seat, ref))
-            lines.append(f"  {card_name(ref)} {card.name!r}: {free} of {len(card.cells)} spaces free, bonus {card.bonus}")
+            lines.append(
+                f"  {card_name(ref)} {card.name!r}: {free} of {len(card.cells)} spaces free, bonus {card.bonus}"
+            )
         pending = ", ".join(f"{s} ({len(state.sections[seat][s])} squares)" for s in state.pending[seat])
         lines.append(f"  sections to place: {pending or 'none'}; crumpled {len(state.crumpled[seat])}")
         done = ", ".join(card_name(ref) for ref in state.completed[seat]) or "none"

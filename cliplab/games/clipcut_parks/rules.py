@@ -15,8 +15,9 @@ everyone cutting first and building after.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import ClassVar
 
 from cliplab.engine import (
@@ -37,7 +38,6 @@ from cliplab.grid import DIRECTIONS, Point, Segment, Transform, cells_at_point, 
 from .content import (
     COLOURS,
     DIE_FACES,
-    ICONS,
     PAD_SIZE,
     SHEET_COLS,
     SHEET_ROWS,
@@ -57,6 +57,15 @@ SOLO_CARDS_IN_PLAY = 20  # solo: 30 park cards, 10 (plus one per grand park) go 
 BONUS_CUT_LENGTHS = (1, 2)
 LATTICE = tuple((r, c) for r in range(SHEET_ROWS + 1) for c in range(SHEET_COLS + 1))
 SHEET_CELLS = frozenset((r, c) for r in range(SHEET_ROWS) for c in range(SHEET_COLS))
+_AXIS = {"N": "v", "S": "v", "E": "h", "W": "h"}
+# For each lattice point and direction within the sheet: the point one step on and the line between.
+_STEPS: dict[tuple[Point, str], tuple[Point, Segment]] = {}
+for _point in LATTICE:
+    for _direction in DIRS:
+        _dr, _dc = DIRECTIONS[_direction]
+        _next = (_point[0] + _dr, _point[1] + _dc)
+        if 0 <= _next[0] <= SHEET_ROWS and 0 <= _next[1] <= SHEET_COLS:
+            _STEPS[_point, _direction] = (_next, edge_between(_point, _next))
 
 # Ways the game ends (Outcome.termination).
 ALL_CARDS_DONE = "a player completed all of their park cards"
@@ -320,7 +329,7 @@ class ClipCutParks(State):
                 " is neither"
             )
         sheet, cut_already = self.sheet[seat], self.cuts[seat]
-        for k, (p, q) in enumerate(zip(points, points[1:], strict=False)):
+        for k, (p, q) in enumerate(pairwise(points)):
             a, b = edge_between(p, q)
             if a not in sheet or b not in sheet:
                 return "cut", (
@@ -329,7 +338,7 @@ class ClipCutParks(State):
                 )
             if (a, b) in cut_already:
                 return "cut", f"step {k + 1} of the cut follows a line that is cut already"
-        axis = "h" if cut.direction in ("E", "W") else "v"
+        axis = _AXIS[cut.direction]
         ends = {points[0], points[-1]}
         for start, end, other_axis in self.round_cuts[seat]:
             if other_axis == axis and ends & {start, end}:
@@ -339,31 +348,47 @@ class ClipCutParks(State):
                 )
         return None
 
-    def _cuts_of(self, seat: int, lengths: set[int] | tuple[int, ...]) -> list[Action]:
+    def _cuts_of(self, seat: int, lengths: Collection[int], first_only: bool = False) -> list[Action]:
+        """Every legal cut of the given lengths (the same rules as cut_problem, walked one step at a time)."""
+        sheet, cut_already = self.sheet[seat], self.cuts[seat]
+        longest = max(lengths, default=0)
+        # End points of this round's cuts, per axis: a cut on the same axis may not touch them.
+        round_ends: dict[str, set[Point]] = {"h": set(), "v": set()}
+        for start, end, axis in self.round_cuts[seat]:
+            round_ends[axis].update((start, end))
         found: list[Action] = []
         for point in LATTICE:
             if not self._is_start(seat, point):
                 continue
             for direction in DIRS:
-                for length in sorted(lengths):
-                    cut = Cut(length, point[0], point[1], direction)
-                    if self.cut_problem(seat, cut) is None:
-                        found.append(cut)
-                    else:
-                        break  # a longer cut the same way is blocked at the same place
+                blocked = round_ends[_AXIS[direction]]
+                if point in blocked:
+                    continue
+                here = point
+                for length in range(1, longest + 1):
+                    step_to = _STEPS.get((here, direction))
+                    if step_to is None:
+                        break
+                    here, (a, b) = step_to
+                    if a not in sheet or b not in sheet or (a, b) in cut_already:
+                        break
+                    if length in lengths and here not in blocked:
+                        found.append(Cut(length, point[0], point[1], direction))
+                        if first_only:
+                            return found
         return found
 
-    def legal_cuts(self, seat: int) -> list[Action]:
+    def legal_cuts(self, seat: int, first_only: bool = False) -> list[Action]:
         if self.stage[seat] == "bonus":
-            return self._cuts_of(seat, BONUS_CUT_LENGTHS)
-        return self._cuts_of(seat, set(self.to_cut[seat]))
+            return self._cuts_of(seat, BONUS_CUT_LENGTHS, first_only)
+        return self._cuts_of(seat, self.to_cut[seat], first_only)
 
     def _cut(self, seat: int, cut: Cut) -> None:
         points = cut.points
-        segments = {edge_between(p, q) for p, q in zip(points, points[1:], strict=False)}
+        segments = {edge_between(p, q) for p, q in pairwise(points)}
         self.cuts[seat] = self.cuts[seat] | segments
         self.cut_ends[seat] = self.cut_ends[seat] | {points[0], points[-1]}
-        self.round_cuts[seat].append((points[0], points[-1], "h" if cut.direction in ("E", "W") else "v"))
+        self.round_cuts[seat].append((points[0], points[-1], _AXIS[cut.direction]))
         if self.stage[seat] == "bonus":
             self.resume[seat] = "build"
         else:
@@ -479,7 +504,7 @@ class ClipCutParks(State):
             if stage == "cut":
                 if not self.to_cut[seat]:
                     self.stage[seat] = "build"
-                elif not self.legal_cuts(seat):
+                elif not self.legal_cuts(seat, first_only=True):
                     if self.solo:
                         self.ended = CUT_IMPOSSIBLE
                         self.phase = "over"
@@ -490,7 +515,7 @@ class ClipCutParks(State):
                 else:
                     return
             elif stage == "bonus":
-                if self.legal_cuts(seat):
+                if self.legal_cuts(seat, first_only=True):
                     return
                 self.bonuses_lost[seat] += 1
                 self.stage[seat] = "build"
@@ -538,7 +563,7 @@ class ClipCutParks(State):
         self.round_cuts = [[] for _ in range(self.players)]
         if any(len(done) == self.dealt[seat] for seat, done in enumerate(self.completed)) and not self.solo:
             self.ended = ALL_CARDS_DONE
-        elif not self.solo and not any(self._cuts_of(seat, (1,)) for seat in range(self.players)):
+        elif not self.solo and not any(self._cuts_of(seat, (1,), first_only=True) for seat in range(self.players)):
             self.ended = SHEETS_SPENT
         elif self.round >= self.option("round_limit"):
             self.ended = ROUND_LIMIT
@@ -592,12 +617,17 @@ class ClipCutParks(State):
             for piece in self.tied[player]:
                 if (action.row, action.col) in piece:
                     return Keep(*min(piece))
-        if isinstance(action, Place) and self.stage[player] == "build" and action.section in self.pending[player]:
-            if 0 <= action.orientation < 8:
-                wanted = set(self.mapping_of(player, action))
-                for fit in self.fits(player, action.section, (action.kind, action.card)):
-                    if set(fit.mapping) == wanted:
-                        return fit.action
+        if (
+            isinstance(action, Place)
+            and self.stage[player] == "build"
+            and action.section in self.pending[player]
+            and 0 <= action.orientation < 8
+            and (action.kind, action.card) in self.face_up[player]
+        ):
+            wanted = set(self.mapping_of(player, action))
+            for fit in self.fits(player, action.section, (action.kind, action.card)):
+                if set(fit.mapping) == wanted:
+                    return fit.action
         return action
 
     def _why_illegal(self, player: int, action: Action) -> tuple[str, str]:
