@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from cliplab.engine import Action
+from cliplab.grid import OPPOSITE
 
 from .content import COLOURS
 from .rules import BONUS_CUT_LENGTHS, Crumple, Cut, Keep, Place, Score, card_name, card_of, sheet_of
@@ -68,6 +69,10 @@ def _why_cut(state: ClipCutParks, player: int, cut: Cut) -> tuple[str, str]:
             f"the die does not ask for a {cut.length} cut now (cuts still to make: {_lengths(state.to_cut[player])})"
         )
     problem = state.cut_problem(player, cut)
+    end = cut.points[-1]
+    if problem is not None and not state.is_start(player, cut.points[0]) and state.is_start(player, end):
+        # Named from the wrong end: what stops the same line cut from its other end is the real reason.
+        problem = state.cut_problem(player, Cut(cut.length, end[0], end[1], OPPOSITE[cut.direction])) or problem
     if problem is not None:
         return problem
     return "cut", "that cut is not possible now"

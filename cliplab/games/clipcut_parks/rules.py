@@ -33,7 +33,18 @@ from cliplab.engine import (
     UniformChoice,
     register,
 )
-from cliplab.grid import DIRECTIONS, Point, Segment, Transform, cells_at_point, edge_between, orient, parts, placements
+from cliplab.grid import (
+    DIRECTIONS,
+    OPPOSITE,
+    Point,
+    Segment,
+    Transform,
+    cells_at_point,
+    edge_between,
+    orient,
+    parts,
+    placements,
+)
 
 from .content import (
     COLOURS,
@@ -313,7 +324,7 @@ class ClipCutParks(State):
 
     # ----- cutting --------------------------------------------------------------------------------
 
-    def _is_start(self, seat: int, point: Point) -> bool:
+    def is_start(self, seat: int, point: Point) -> bool:
         """A cut starts on the sheet's boundary as it is now, or at an end of an earlier cut."""
         sheet = self.sheet[seat]
         return point in self.cut_ends[seat] or any(cell not in sheet for cell in cells_at_point(point))
@@ -323,10 +334,13 @@ class ClipCutParks(State):
         points = cut.points
         if not all(0 <= r <= SHEET_ROWS and 0 <= c <= SHEET_COLS for r, c in points):
             return "cut", "the cut would run off the park sheet"
-        if not self._is_start(seat, points[0]):
+        if not self.is_start(seat, points[0]):
+            (r0, c0), (r1, c1) = points[0], points[-1]
+            if self.is_start(seat, points[-1]):
+                return "cut", f"a cut starts on the sheet's edge or at the end of an earlier cut; {r0},{c0} is neither"
             return "cut", (
-                f"a cut starts on the sheet's edge or at the end of an earlier cut; {points[0][0]},{points[0][1]}"
-                " is neither"
+                f"a cut starts on the sheet's edge or at the end of an earlier cut, and neither end of this one"
+                f" ({r0},{c0} or {r1},{c1}) is"
             )
         sheet, cut_already = self.sheet[seat], self.cuts[seat]
         for k, (p, q) in enumerate(pairwise(points)):
@@ -358,7 +372,7 @@ class ClipCutParks(State):
             round_ends[axis].update((start, end))
         found: list[Action] = []
         for point in LATTICE:
-            if not self._is_start(seat, point):
+            if not self.is_start(seat, point):
                 continue
             for direction in DIRS:
                 blocked = round_ends[_AXIS[direction]]
@@ -628,6 +642,14 @@ class ClipCutParks(State):
             for fit in self.fits(player, action.section, (action.kind, action.card)):
                 if set(fit.mapping) == wanted:
                     return fit.action
+        if isinstance(action, Cut) and self.stage[player] in ("cut", "bonus") and action.length > 0:
+            # The same line named from its other end: legal if that end is where a cut may start.
+            legal = self.legal_cuts(player)
+            if action not in legal:
+                end = action.points[-1]
+                reverse = Cut(action.length, end[0], end[1], OPPOSITE[action.direction])
+                if reverse in legal:
+                    return reverse
         return action
 
     def _why_illegal(self, player: int, action: Action) -> tuple[str, str]:
