@@ -28,7 +28,7 @@ from clipcut_positions import (
 )
 
 from cliplab.engine import CHANCE, from_json, new_game, to_json
-from cliplab.games.clipcut_parks import ClipCutParks, Roll
+from cliplab.games.clipcut_parks import ClipCutParks, Cut, Roll
 from cliplab.games.clipcut_parks.content import DIE_FACES
 from cliplab.games.clipcut_parks.rules import (
     ALL_CARDS_DONE,
@@ -135,6 +135,14 @@ def test_cut_must_start_on_boundary_or_cut_end(content: pytest.MonkeyPatch) -> N
     play(game, "cut 2 from 1,7 going W")  # from the end of a cut of an earlier round
     play(game, "cut 3 from 5,5 going E")  # from the rim of the hole a freed square left (its corner)
     assert game.round == 2
+
+
+def test_a_cut_may_be_named_from_either_end(content: pytest.MonkeyPatch) -> None:
+    game = position(die=[2])
+    # 2,3 is inside the sheet, 0,3 on its edge: the same line named from the inside end is the legal cut.
+    assert play(game, "cut 2 from 2,3 going N").log[-1][1] == Cut(2, 0, 3, "S")
+    game = position(die=[1])
+    refused(game, "cut 1 from 3,3 going N", rule="cut", words=["neither end", "3,3", "2,3"])
 
 
 def test_cut_may_start_at_the_end_of_a_cut_made_earlier_in_the_round(content: pytest.MonkeyPatch) -> None:
