@@ -140,7 +140,8 @@ def test_cut_must_start_on_boundary_or_cut_end(content: pytest.MonkeyPatch) -> N
 def test_a_cut_may_be_named_from_either_end(content: pytest.MonkeyPatch) -> None:
     game = position(die=[2])
     # 2,3 is inside the sheet, 0,3 on its edge: the same line named from the inside end is the legal cut.
-    assert play(game, "cut 2 from 2,3 going N").log[-1][1] == Cut(2, 0, 3, "S")
+    play(game, "cut 2 from 2,3 going N")
+    assert [action for seat, action in game.log if seat == 0][-1] == Cut(2, 0, 3, "S")
     game = position(die=[1])
     refused(game, "cut 1 from 3,3 going N", rule="cut", words=["neither end", "3,3", "2,3"])
 
