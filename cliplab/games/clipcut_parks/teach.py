@@ -1,0 +1,694 @@
+"""Helpers for the ClipCut Parks teaching notebook (notebooks/teach/clipcut_parks.ipynb).
+
+Positions
+    `new` starts a game on the standard sheet. `arrange` writes a position left by earlier rounds into one
+    seat: the cut lengths the die still asks for, earlier cuts, squares gone, freed sections waiting to be
+    built, sections lying on cards (`laid`), the cards and the tokens, the way the engine's scenario tests
+    do. Such positions live in the state only: undo, save and replay rebuild a game from its log.
+Tries
+    `attempt` carries out an action on a game and prints what happened, or the rule and the reason the
+    engine gave for refusing it (the game is then unchanged). `verdict` does the same on a copy, silently.
+Exercises
+    `check_cut_frees` and `check_completes` judge an answer with the engine and print its reason for a
+    wrong one; `cuts_freeing` and `ways_to_complete` find every right answer by trying the legal actions.
+Pictures
+    `picture` draws a player's table, optionally with a tried action marked on it; `sheet_picture`,
+    `cards_picture`, `legend_picture`, `die_picture` and `tokens_picture` draw the components.
+    `LiveTable` is a Grid to play a position by clicking (bots take the other seats).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from itertools import pairwise
+from typing import Any
+
+from IPython.display import SVG
+
+from cliplab.engine import IllegalAction, new_game
+from cliplab.grid import edge_between, parts
+from cliplab.ui import Board, Cell, Intent, Mark, Scene, render
+from cliplab.ui.widget import Grid
+
+from .board import (
+    COLOUR_LOOK,
+    ICON_GLYPHS,
+    card_board,
+    card_ref,
+    cut_between,
+    cuts_from,
+    describe,
+    requirement_cell,
+    square_cell,
+    square_words,
+    start_points,
+)
+from .content import COLOURS, DIE_FACES, SHEET_COLS, SHEET_ROWS, Sheet
+from .explain import why_illegal
+from .rules import DIRS, ClipCutParks, Crumple, Cut, Keep, Place, Score, card_name, card_of, sheet_of
+
+CardRef = tuple[str, int]
+Square = tuple[int, int]
+Action = str | Cut | Keep | Place | Crumple | Score
+
+__all__ = [
+    "LiveTable",
+    "Verdict",
+    "arrange",
+    "attempt",
+    "cards_picture",
+    "check_completes",
+    "check_cut_frees",
+    "cuts_freeing",
+    "die_picture",
+    "judge_completion",
+    "judge_cut",
+    "lay",
+    "legend_picture",
+    "new",
+    "picture",
+    "sheet_picture",
+    "sheets_side_by_side",
+    "tokens_picture",
+    "verdict",
+    "ways_to_complete",
+]
+
+
+# ----- positions --------------------------------------------------------------------------------------
+
+
+def new(players: int = 1, seed: int = 0, **options: Any) -> ClipCutParks:
+    """A game on the standard sheet (every seat cuts sheet 0), dealt and rolled: round 1's cut step."""
+    game = new_game("clipcut_parks", players=players, seed=seed, sheets="standard", **options)
+    assert isinstance(game, ClipCutParks)
+    return game
+
+
+def _cut_segments(text: str) -> tuple[set[tuple[Square, Square]], tuple[Square, Square]]:
+    cut = ClipCutParks.CODEC.parse(text)
+    if not isinstance(cut, Cut):
+        raise ValueError(f"{text!r} is not a cut")
+    points = cut.points
+    return {edge_between(p, q) for p, q in pairwise(points)}, (points[0], points[-1])
+
+
+def _face_for(lengths: Sequence[int]) -> int:
+    """A die face asking for these lengths and as few others as possible (0 if none): for the status line."""
+    best: tuple[int, int] | None = None
+    for face, asked in enumerate(DIE_FACES, start=1):
+        left = list(asked)
+        try:
+            for n in lengths:
+                left.remove(n)
+        except ValueError:
+            continue
+        if best is None or len(left) < best[0]:
+            best = (len(left), face)
+    return 0 if best is None else best[1]
+
+
+def lay(game: ClipCutParks, seat: int, ref: CardRef, squares: Iterable[Square], spaces: Iterable[Square]) -> int:
+    """Put a section of sheet `squares` on card `ref`, covering `spaces`, as if done in an earlier round.
+
+    The squares leave the sheet. The placement must be one the rules allow (turns only, requirements met
+    without tokens, spaces free); returns the section's number.
+    """
+    cells = tuple(sorted(squares))
+    wanted = frozenset(spaces)
+    number = len(game.sections[seat]) + 1
+    game.sections[seat][number] = cells
+    game.pending[seat].append(number)
+    try:
+        fits = [
+            fit
+            for fit in game.fits(seat, number, ref)
+            if frozenset(space for _, space in fit.mapping) == wanted and not fit.cost
+        ]
+    finally:
+        game.pending[seat].remove(number)
+    if not fits:
+        del game.sections[seat][number]
+        raise ValueError(f"squares {list(cells)} cannot cover spaces {sorted(wanted)} of {card_name(ref)}")
+    on_card = game.covered[seat].setdefault(ref, {})
+    for square, space in fits[0].mapping:
+        on_card[space] = (number, square)
+    game.sheet[seat] = game.sheet[seat] - frozenset(cells)
+    return number
+
+
+def arrange(
+    game: ClipCutParks,
+    seat: int = 0,
+    *,
+    die: Sequence[int] = (),
+    earlier: Iterable[str] = (),
+    gone: Iterable[Square] = (),
+    laid: Iterable[tuple[CardRef, Iterable[Square], Iterable[Square]]] = (),
+    sections: Iterable[Iterable[Square]] = (),
+    face_up: Sequence[CardRef] | None = None,
+    pile: Sequence[CardRef] | None = None,
+    completed: Sequence[CardRef] | None = None,
+    crumpled: int = 0,
+    tokens: Mapping[str, int] | None = None,
+) -> ClipCutParks:
+    """Write a position left by earlier rounds into `seat`, then let the engine carry on from it.
+
+    die        cut lengths still to make this round (the seat is then cutting)
+    earlier    cuts of earlier rounds, as action text ("cut 2 from 0,3 going S"); they free nothing
+    gone       squares no longer in the sheet (sections freed earlier)
+    laid       (card, sheet squares, card spaces): sections lying on cards since earlier rounds
+    sections   squares of sections freed this round, waiting to be built
+    face_up    the seat's face-up cards; they are taken out of its pile and the solo discards
+    crumpled   sections crumpled in earlier rounds
+    """
+    if face_up is not None:
+        game.face_up[seat] = list(face_up)
+        if pile is None:
+            pile = [ref for ref in game.pile[seat] if ref not in face_up]
+        game.discarded = [ref for ref in game.discarded if ref not in face_up]
+    if pile is not None:
+        game.pile[seat] = list(pile)
+    if completed is not None:
+        game.completed[seat] = list(completed)
+    game.sheet[seat] = game.sheet[seat] - frozenset(gone)
+    for text in earlier:
+        segments, ends = _cut_segments(text)
+        game.cuts[seat] = game.cuts[seat] | segments
+        game.cut_ends[seat] = game.cut_ends[seat] | set(ends)
+    for ref, squares, spaces in laid:
+        lay(game, seat, ref, squares, spaces)
+    if len(parts(game.sheet[seat], game.cuts[seat])) != 1:
+        raise ValueError("the sheet must stay in one piece: earlier cuts may not free a section")
+    game.round_cuts[seat] = []
+    for squares in sections:
+        piece = frozenset(squares)
+        if not piece <= game.sheet[seat]:
+            raise ValueError(f"section squares {sorted(piece)} are not all in the sheet")
+        number = len(game.sections[seat]) + 1
+        game.sections[seat][number] = tuple(sorted(piece))
+        game.pending[seat].append(number)
+        game.sheet[seat] = game.sheet[seat] - piece
+    for _ in range(crumpled):
+        number = len(game.sections[seat]) + 1
+        game.sections[seat][number] = ()  # a stand-in: nothing reads a crumpled section's squares
+        game.crumpled[seat].append(number)
+    if tokens is not None:
+        game.tokens[seat].update(tokens)
+    game.to_cut[seat] = list(die)
+    if die:
+        game.face = _face_for(die) or game.face
+    game.stage[seat] = "cut" if die else "build" if game.pending[seat] else "check"
+    # What the engine does after a roll: carry every seat through the steps that need no decision.
+    for each in range(game.players):
+        game._advance(each)
+    game._maybe_end_round()
+    game._settle()
+    return game
+
+
+# ----- tries ------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Verdict:
+    """What the engine made of an action: done (with the game after it) or refused (with rule and reason)."""
+
+    action: str
+    ok: bool
+    rule: str = ""
+    reason: str = ""
+    after: ClipCutParks | None = None
+
+    def __str__(self) -> str:
+        if self.ok:
+            return f"done:    {self.action}"
+        return f"refused: {self.action}\n         {self.rule} rule: {self.reason}"
+
+
+def _text(action: Action) -> str:
+    return action if isinstance(action, str) else str(action)
+
+
+def _apply(game: ClipCutParks, action: Action, seat: int) -> Verdict:
+    try:
+        done = game.apply(action, seat)
+    except IllegalAction as refused:
+        return Verdict(_text(action), False, refused.rule, refused.reason)
+    return Verdict(str(done), True, after=game)
+
+
+def verdict(game: ClipCutParks, action: Action, seat: int = 0) -> Verdict:
+    """Try an action on a copy of the game; the game itself is left alone."""
+    trial = game.clone()
+    assert isinstance(trial, ClipCutParks)
+    return _apply(trial, action, seat)
+
+
+def news(before: ClipCutParks, after: ClipCutParks, seat: int = 0) -> list[str]:
+    """What changed for `seat` between two positions, in words: sections freed, cards completed, tokens."""
+    lines = []
+    for number in sorted(set(after.sections[seat]) - set(before.sections[seat])):
+        squares = after.sections[seat][number]
+        lines.append(f"section {number} came free: {_section_words(after, seat, squares)}")
+    for number in sorted(set(after.crumpled[seat]) - set(before.crumpled[seat])):
+        lines.append(f"section {number} was crumpled")
+    for ref in after.completed[seat][len(before.completed[seat]) :]:
+        lines.append(f"{card_name(ref)} ({card_of(ref).name}) is complete: bonus {_bonus_words(card_of(ref).bonus)}")
+    for token, count in after.tokens[seat].items():
+        change = count - before.tokens[seat][token]
+        if change:
+            lines.append(f"{token} tokens {'+' if change > 0 else ''}{change} (now {count})")
+    if after.is_over():
+        lines.append(f"the game is over: {after.ended}")
+    elif after.round != before.round:
+        lines.append(f"the round is over; round {after.round} rolls {'-'.join(map(str, after.to_cut[seat]))}")
+    elif after.stage[seat] == "keep" and before.stage[seat] != "keep":
+        sizes = " and ".join(str(len(piece)) for piece in after.tied[seat])
+        lines.append(f"the largest parts tie ({sizes} squares): choose the one that stays the sheet")
+    elif after.stage[seat] == "bonus" and before.stage[seat] != "bonus":
+        lines.append("now make the bonus cut, 1 or 2 long")
+    return lines
+
+
+def _bonus_words(bonus: str) -> str:
+    return "a 1 or 2 cut at once" if bonus == "cut" else f"a {bonus} token"
+
+
+def _section_words(game: ClipCutParks, seat: int, squares: Sequence[Square]) -> str:
+    sheet = sheet_of(max(game.sheet_number[seat], 0))
+    names = ", ".join(f"{r},{c} {sheet.square((r, c)).code}" for r, c in squares)
+    return f"{len(squares)} square{'s' if len(squares) != 1 else ''} ({names})"
+
+
+def attempt(game: ClipCutParks, action: Action, seat: int = 0) -> None:
+    """Carry out an action on the game and print the outcome: what it did, or why the engine refused it."""
+    before = game.clone()
+    assert isinstance(before, ClipCutParks)
+    result = _apply(game, action, seat)
+    print(result)
+    if result.ok:
+        for line in news(before, game, seat):
+            print(f"         {line}")
+
+
+# ----- exercises ----------------------------------------------------------------------------------------
+
+
+def _freed(before: ClipCutParks, after: ClipCutParks, seat: int) -> list[int]:
+    return [len(after.sections[seat][n]) for n in sorted(set(after.sections[seat]) - set(before.sections[seat]))]
+
+
+def judge_cut(game: ClipCutParks, answer: Action, size: int, seat: int = 0) -> tuple[bool, str]:
+    """Whether `answer` is a legal cut now that frees a section of exactly `size` squares, and why (in words)."""
+    result = verdict(game, answer, seat)
+    if not result.ok:
+        return False, f"Not allowed: {result.action}\n  the engine says ({result.rule}): {result.reason}"
+    assert result.after is not None
+    if not isinstance(game.parse(result.action), Cut):
+        return False, f"The engine allows {result.action}, but it is not a cut."
+    sizes = _freed(game, result.after, seat)
+    if size in sizes:
+        return True, f"Right! {result.action} frees a section of {size} squares."
+    freed = " and ".join(f"{n} square{'s' if n != 1 else ''}" for n in sizes) if sizes else "nothing"
+    return False, f"The engine allows {result.action}, but it frees {freed}, not a section of {size}."
+
+
+def check_cut_frees(game: ClipCutParks, answer: Action, size: int, seat: int = 0) -> None:
+    """Print whether `answer` is a legal cut that frees exactly `size` squares, or the engine's reason it is not."""
+    print(judge_cut(game, answer, size, seat)[1])
+
+
+def cuts_freeing(game: ClipCutParks, size: int, seat: int = 0) -> list[str]:
+    """Every legal cut now that frees a section of exactly `size` squares (the engine tries each one)."""
+    right = []
+    for action in game.legal_actions(seat):
+        if not isinstance(action, Cut):
+            continue
+        result = verdict(game, action, seat)
+        assert result.after is not None
+        if size in _freed(game, result.after, seat):
+            right.append(str(action))
+    return right
+
+
+def judge_completion(
+    game: ClipCutParks, answer: Action | Sequence[Action], cards: Sequence[CardRef], seat: int = 0
+) -> tuple[bool, str]:
+    """Whether the actions of `answer`, in order, complete every one of `cards`, and why (in words)."""
+    steps = [answer] if isinstance(answer, str | Cut | Keep | Place | Crumple | Score) else list(answer)
+    trial = game.clone()
+    assert isinstance(trial, ClipCutParks)
+    for step in steps:
+        result = _apply(trial, step, seat)
+        if not result.ok:
+            return False, f"Not allowed: {result.action}\n  the engine says ({result.rule}): {result.reason}"
+    missing = [ref for ref in cards if ref not in trial.completed[seat]]
+    if missing:
+        names = " and ".join(f"{card_name(ref)} ({card_of(ref).name})" for ref in missing)
+        left = sum(len(trial.free_spaces(seat, ref)) for ref in missing if ref in trial.face_up[seat])
+        return False, f"The engine allows every step, but {names} is not complete ({left} space(s) still free)."
+    names = " and ".join(f"{card_name(ref)} ({card_of(ref).name})" for ref in cards)
+    return True, f"Right! {names} {'is' if len(cards) == 1 else 'are'} complete."
+
+
+def check_completes(
+    game: ClipCutParks, answer: Action | Sequence[Action], cards: Sequence[CardRef], seat: int = 0
+) -> None:
+    """Print whether the actions of `answer` complete every one of `cards`, or the engine's reason they do not."""
+    print(judge_completion(game, answer, cards, seat)[1])
+
+
+def ways_to_complete(game: ClipCutParks, cards: Sequence[CardRef], seat: int = 0, depth: int = 4) -> list[list[str]]:
+    """Every sequence of at most `depth` actions of `seat`, within this round, that completes all `cards`.
+
+    A search over the legal actions: a line stops when the cards are complete, when the round ends, or
+    when a cut frees nothing while no section waits (the round can then bring nothing more).
+    """
+    found: list[list[str]] = []
+
+    def search(state: ClipCutParks, line: list[str]) -> None:
+        if all(ref in state.completed[seat] for ref in cards):
+            found.append(line)
+            return
+        if len(line) == depth or seat not in state.to_move() or state.round != game.round:
+            return
+        for action in state.legal_actions(seat):
+            after = state.clone()
+            assert isinstance(after, ClipCutParks)
+            after.apply(action, seat)
+            barren = isinstance(action, Cut) and not _freed(state, after, seat) and not after.pending[seat]
+            if barren and (state.stage[seat] == "bonus" or not after.to_cut[seat]):
+                continue  # a cut that frees nothing and leaves nothing to cut ends this line
+            search(after, [*line, str(action)])
+
+    search(game, [])
+    return found
+
+
+# ----- pictures ----------------------------------------------------------------------------------------
+
+
+def _marks_for(game: ClipCutParks, seat: int, action: Action, style: str) -> dict[str, tuple[Mark, ...]]:
+    """Marks showing where a (tried) cut runs, or where a (tried) placement would put its squares."""
+    parsed = game.parse(action) if isinstance(action, str) else action
+    if isinstance(parsed, Cut):
+        points = [p for p in parsed.points if 0 <= p[0] <= SHEET_ROWS and 0 <= p[1] <= SHEET_COLS]
+        return {"sheet": tuple(Mark("segment", p, q, style) for p, q in pairwise(points))}  # type: ignore[arg-type]
+    if isinstance(parsed, Place) and parsed.section in game.sections[seat]:
+        card = card_of((parsed.kind, parsed.card))
+        spaces = [space for _, space in game.mapping_of(seat, parsed)]
+        inside = [s for s in spaces if 0 <= s[0] < card.rows and 0 <= s[1] < card.cols]
+        return {f"{parsed.kind}-{parsed.card}": tuple(Mark("cell", s, style=style) for s in inside)}  # type: ignore[arg-type]
+    if isinstance(parsed, Keep):
+        return {"sheet": (Mark("cell", (parsed.row, parsed.col), style=style),)}  # type: ignore[arg-type]
+    return {}
+
+
+def picture(
+    game: ClipCutParks,
+    seat: int = 0,
+    *,
+    tried: Action | Sequence[Action] | None = None,
+    style: str = "ghost",
+    marks: Mapping[str, Sequence[Mark]] | None = None,
+    boards: Sequence[str] | str | None = None,
+    status: str | None = None,
+    zoom: float = 1.3,
+) -> SVG:
+    """A player's table as a static picture (it shows on GitHub too).
+
+    tried   an action, or a list of them, to mark: a cut as a line on the sheet, a placement as boxes on the
+            card spaces its squares would cover (style "ghost" blue, "target" dashed green, "last" purple)
+    boards  only these boards ("sheet", "park-7", ...), in that order; "cards" for all the cards
+    """
+    extra: dict[str, tuple[Mark, ...]] = {key: tuple(value) for key, value in (marks or {}).items()}
+    actions: list[Action] = []
+    if isinstance(tried, str | Cut | Keep | Place | Crumple | Score):
+        actions.append(tried)
+    elif tried is not None:
+        actions.extend(tried)
+    for action in actions:
+        for key, value in _marks_for(game, seat, action, style).items():
+            extra[key] = extra.get(key, ()) + value
+    scene = describe(game, seat, marks=extra, zoom=zoom)
+    if boards == "cards":
+        scene = replace(scene, boards=tuple(board for board in scene.boards if board.id != "sheet"))
+    elif boards is not None:
+        by_id = {board.id: board for board in scene.boards}
+        scene = replace(scene, boards=tuple(by_id[key] for key in boards))
+    if status is not None:
+        scene = replace(scene, status=status)
+    return SVG(render(scene))
+
+
+def sheets_side_by_side(*games: tuple[str, ClipCutParks], seat: int = 0, status: str = "", zoom: float = 1.1) -> SVG:
+    """The sheets of several games (each with a label) in one picture, e.g. the outcomes of a choice."""
+    boards = []
+    for k, (label, game) in enumerate(games):
+        sheet = describe(game, seat).boards[0]
+        boards.append(replace(sheet, id=f"sheet{k}", label=label, clickable=(), marks=()))
+    return SVG(render(Scene(tuple(boards), status=status, zoom=zoom, wrap=22)))
+
+
+def _sheet_board(sheet: Sheet, label: str, board_id: str) -> Board:
+    cells = tuple(
+        square_cell((r, c), sheet.square((r, c)), square_words(sheet.square((r, c))))
+        for r in range(SHEET_ROWS)
+        for c in range(SHEET_COLS)
+    )
+    return Board(board_id, label, SHEET_ROWS, SHEET_COLS, cells)
+
+
+def sheet_picture(*numbers: int, status: str = "", zoom: float = 1.1) -> SVG:
+    """Park sheets side by side: 0 is the standard sheet, 1-100 the pad's sheets."""
+    boards = tuple(
+        _sheet_board(sheet_of(n), "The standard sheet" if n == 0 else f"Pad sheet {n}", f"sheet{n}") for n in numbers
+    )
+    return SVG(render(Scene(boards, status=status, zoom=zoom, wrap=22)))
+
+
+_BLANK: ClipCutParks | None = None
+
+
+def _blank_game() -> ClipCutParks:
+    global _BLANK
+    if _BLANK is None:
+        _BLANK = new(1, 0)
+    return _BLANK
+
+
+def cards_picture(*refs: CardRef, status: str = "", zoom: float = 1.2, wrap: int = 26) -> SVG:
+    """Park cards (("park", n) or ("grand", n)) as printed: each empty space shows what it asks for."""
+    game = _blank_game()
+    boards = []
+    for ref in refs:
+        board = card_board(game, 0, ref)
+        boards.append(replace(board, label=f"{board.label} ({_bonus_short(card_of(ref).bonus)})"))
+    return SVG(render(Scene(tuple(boards), status=status, zoom=zoom, wrap=wrap)))
+
+
+def _bonus_short(bonus: str) -> str:
+    return "bonus: 1 or 2 cut" if bonus == "cut" else f"bonus: {bonus} token"
+
+
+def legend_picture(zoom: float = 1.6) -> SVG:
+    """What a sheet square can be, and what an empty card space can ask for, in the data files' code order."""
+    squares = [square_cell((0, k), _square(colour, ""), COLOUR_LOOK[colour][2]) for k, colour in enumerate(COLOURS)]
+    squares += [
+        square_cell((0, len(COLOURS) + k), _square("water", icon), f"a water square with a {icon} icon")
+        for k, icon in enumerate(ICON_GLYPHS)
+    ]
+    spaces = [requirement_cell((0, k), wanted) for k, wanted in enumerate((*COLOURS, *ICON_GLYPHS, "blank"))]
+    boards = (
+        Board("legend-squares", "Sheet squares: T W G P, w r", 1, len(squares), tuple(squares)),
+        Board("legend-spaces", "Card spaces: T W G P, w r, _", 1, len(spaces), tuple(spaces)),
+    )
+    return SVG(render(Scene(boards, zoom=zoom, wrap=40, board_gap=1.0)))
+
+
+def _square(colour: str, icon: str) -> Any:
+    from .content import Square as SheetSquare
+
+    return SheetSquare(colour, icon)
+
+
+def die_picture(zoom: float = 1.2) -> SVG:
+    """The six die faces, each as the cuts it asks for (the number in a box is a cut's length)."""
+    boards = []
+    for face, lengths in enumerate(DIE_FACES, start=1):
+        cells = tuple(
+            Cell((0, k), fill="paper", glyph="", text=str(n), label=f"a {n} cut") for k, n in enumerate(lengths)
+        )
+        boards.append(Board(f"face{face}", f"face {face}", 1, len(lengths), cells))
+    return SVG(render(Scene(tuple(boards), zoom=zoom, wrap=40, board_gap=1.0)))
+
+
+TOKEN_LOOK = {
+    "wildlife": ("paper", "paw", "waives one wildlife requirement"),
+    "recycling": ("paper", "recycling", "waives one recycling requirement"),
+    "gardener": ("yellow", "sun", "waives one colour requirement"),
+}
+
+
+def tokens_picture(zoom: float = 1.2) -> SVG:
+    """The three kinds of token (the wildlife and recycling tokens are the two sides of one token)."""
+    boards = tuple(
+        Board(f"tok-{name}", f"{name} token", 1, 1, (Cell((0, 0), fill=fill, glyph=glyph, label=f"{name}: {does}"),))
+        for name, (fill, glyph, does) in TOKEN_LOOK.items()
+    )
+    return SVG(render(Scene(boards, zoom=zoom, wrap=40, board_gap=1.4)))
+
+
+# ----- a live table --------------------------------------------------------------------------------------
+
+
+class LiveTable:
+    """A position to play by clicking: you are `seat`, bots (name -> factory from bots.BOTS) the others.
+
+    Cutting: click a ringed point to start a cut, then a ringed point to end it. A tie of largest parts:
+    click a square of the part that stays. Building: drag a section onto a card (R turns it). A section
+    that fits nowhere is crumpled for you, and with several cards complete the token bonuses are taken
+    first. Every refusal shows the engine's reason on the board.
+    """
+
+    def __init__(self, game: ClipCutParks, seat: int = 0, bots: Mapping[int, Any] | None = None) -> None:
+        self.game = game
+        self.seat = seat
+        self.start: tuple[int, int] | None = None
+        if bots is None:
+            from .bots import PlanningBot
+
+            bots = {other: PlanningBot(other) for other in range(game.players) if other != seat}
+        self.bots = dict(bots)
+        self.grid = Grid()
+        self.grid.on("any", self.click)
+        said = self._carry_on()
+        self.draw(said)
+
+    # what the reader sees
+    def draw(self, said: Sequence[str] = ()) -> None:
+        game, seat = self.game, self.seat
+        acting = seat in game.to_move()
+        scene = describe(game, seat, start=self.start if acting else None, interactive=acting)
+        if game.is_over():
+            outcome = game.outcome()
+            scene = replace(scene, status=f"Game over: {outcome}")
+        self.grid.show(scene)
+        if said:
+            self.grid.say("; ".join(said[-6:]))
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        bundle = self.grid._repr_mimebundle_(**kwargs)
+        data, metadata = bundle if isinstance(bundle, tuple) else (bundle, {})
+        return {**data, "text/plain": "A live board: run the notebook to click on it."}, metadata
+
+    # what a click means
+    def click(self, intent: Intent) -> None:
+        game, seat = self.game, self.seat
+        if game.is_over():
+            raise IllegalAction("game over", intent.kind, f"the game is over: {game.outcome()}")
+        if seat not in game.to_move():
+            raise IllegalAction("round", intent.kind, "nothing to do for you now")
+        stage = game.stage[seat]
+        before = game.clone()
+        assert isinstance(before, ClipCutParks)
+        action: Cut | Keep | Place
+        if intent.kind == "point" and stage in ("cut", "bonus"):
+            cut = self._point(intent.at)
+            if cut is None:
+                self.draw()
+                return
+            action = cut
+        elif intent.kind == "cell" and stage == "keep":
+            action = Keep(*intent.at)
+        elif intent.kind == "drop" and stage == "build":
+            ref = card_ref(intent.board)
+            if ref is None or intent.piece is None:
+                raise IllegalAction("build", intent.kind, "drop the section onto one of your cards")
+            action = Place(
+                int(intent.piece.removeprefix("s")), ref[0], ref[1], intent.at[0], intent.at[1], intent.turns
+            )
+        else:
+            raise IllegalAction(stage, intent.kind, _HINTS.get(stage, "nothing to click here now"))
+        done = game.apply(action, seat)
+        self.start = None
+        said = [f"you: {done}", *news(before, game, seat), *self._carry_on()]
+        self.draw(said)
+
+    def _point(self, point: tuple[int, int]) -> Cut | None:
+        game, seat = self.game, self.seat
+        if self.start is None or point == self.start:
+            if point == self.start:
+                self.start = None
+                return None
+            if point not in start_points(game, seat):
+                raise self._not_a_start(point)
+            self.start = point
+            return None
+        cut = cut_between(self.start, point)
+        if cut is None:
+            if point in start_points(game, seat):
+                self.start = point
+                return None
+            raise IllegalAction("cut", point, "a cut runs straight: end it in the start point's row or column")
+        if point not in cuts_from(game, seat, self.start) and point in start_points(game, seat):
+            wanted = (1, 2) if game.stage[seat] == "bonus" else tuple(game.to_cut[seat])
+            if cut.length not in wanted:
+                self.start = point
+                return None
+        return cut
+
+    def _not_a_start(self, point: tuple[int, int]) -> IllegalAction:
+        game, seat = self.game, self.seat
+        lengths = sorted({1, 2} if game.stage[seat] == "bonus" else set(game.to_cut[seat]))
+        tries = [
+            (Cut(n, point[0], point[1], d), why_illegal(game, seat, Cut(n, point[0], point[1], d)))
+            for d in DIRS
+            for n in lengths
+        ]
+        useful = [t for t in tries if "run off" not in t[1][1]] or tries
+        cut, (rule, reason) = useful[0]
+        return IllegalAction(rule, cut, reason, seat)
+
+    def _carry_on(self) -> list[str]:
+        """Steps that need no thought (a forced crumple, the order of token bonuses) and the bots' moves."""
+        game, said = self.game, []
+        for _ in range(10_000):
+            if game.is_over():
+                break
+            movers = game.to_move()
+            bots = [s for s in movers if s != self.seat and s in self.bots]
+            if bots:
+                for s in bots:
+                    action = game.apply(self.bots[s].choose(game.view(s), s), s)
+                    said.append(f"player {s}: {action}")
+                continue
+            if self.seat not in movers:
+                break
+            stage = game.stage[self.seat]
+            legal = game.legal_actions(self.seat)
+            forced: Action | None = None
+            if stage == "build":
+                for section in game.pending[self.seat]:
+                    if not game.fits(self.seat, section):
+                        forced = Crumple(section)
+                        break
+            elif stage == "check":
+                scores = [a for a in legal if isinstance(a, Score)]
+                scores.sort(key=lambda a: (card_of((a.kind, a.card)).bonus == "cut", a.card))
+                forced = scores[0] if scores else None
+            if forced is None:
+                break
+            game.apply(forced, self.seat)
+            said.append(f"you: {forced} (nothing else was possible)" if stage == "build" else f"you: {forced}")
+        return said
+
+
+_HINTS = {
+    "cut": "click a ringed point of the sheet to start a cut",
+    "bonus": "click a ringed point of the sheet to start your bonus cut",
+    "keep": "click a square of the part that should stay your sheet",
+    "build": "drag a section from the tray onto a card",
+}
