@@ -29,7 +29,7 @@ DEFAULT_GAMES = 100  # seeded games per player count with the default rules (var
 VARIANT_GAMES = 20  # seeded games per player count with each named variant
 # Fewer for games whose every step offers hundreds of actions (a ClipCut Parks game is 50-300 decisions,
 # each over all cuts or all placements, at about a second a game): (default rules, each variant).
-GAMES_PER_COUNT = {"clipcut_parks": (40, 8)}
+GAMES_PER_COUNT = {"clipcut_parks": (25, 5)}
 SAMPLE_RATE = 0.3  # share of the steps on which the expensive checks run
 FINGERPRINTED_TRIES = 2  # refused tries per sampled step after which the fingerprint is compared too
 KEEP_RATE = 0.1  # share of the steps whose position is kept for the rewind checks at the end
@@ -122,7 +122,8 @@ def _illegal_tries(
     # Actions that were legal earlier in the game but are not now (often from another phase).
     listed = set(legal)
     picked = [state.log[rng.randrange(len(state.log))] for _ in range(4)] if state.log else []
-    earlier = [a for s, a in picked if s != engine.CHANCE and a not in listed]
+    # A game may accept other spellings of a listed action (a cut named from its other end): those are legal.
+    earlier = [a for s, a in picked if s != engine.CHANCE and state._normalize(seat, a) not in listed]
     for old in earlier[:2]:
         tries.append(("an earlier action not legal now", old, seat))
     # Chance events are never a player's to choose.
