@@ -5,7 +5,7 @@
 // Nothing here judges a move: clicks, drops and keys become messages, and Python answers with a new
 // picture or a notice. Hover, focus, the mode and a held piece are browser-only state.
 //
-// Hooks for tests: root div.cl-grid[data-mode][data-board][data-held][data-turns][data-render-ms];
+// Hooks for tests: root div.cl-grid[data-mode][data-board][data-held][data-turns][data-render-ms][data-revision];
 // focus holder .cl-stage (tabindex=0, aria-activedescendant); buttons .cl-mode and .cl-rotate;
 // notice .cl-notice[data-tone][data-side]; live region .cl-live; .cl-hover / .cl-focused / .cl-held
 // classes on the SVG elements; overlays .cl-focus-ring, .cl-hover-ring, .cl-ghost, .cl-notice-mark.
@@ -1135,6 +1135,12 @@ function render({ model, el }) {
   model.on("change:geometry", onGeometry);
   model.on("change:notice", onNotice);
   model.on("change:ids", onSvg);
+  // Python sets it in the same update as the picture: all change handlers of one update run before the
+  // page does anything else, so a reader who sees the new number also sees that picture drawn.
+  const onRevision = guard(() => {
+    root.dataset.revision = String(model.get("revision") ?? 0);
+  });
+  model.on("change:revision", onRevision);
 
   on(stage, "pointerdown", onPointerDown);
   on(stage, "pointermove", onPointerMove);
@@ -1174,6 +1180,7 @@ function render({ model, el }) {
   resized.observe(stage);
 
   drawSvg();
+  onRevision();
   if (model.get("notice")?.text) showNotice(model.get("notice"));
 
   return () => {
@@ -1183,6 +1190,7 @@ function render({ model, el }) {
     model.off("change:geometry", onGeometry);
     model.off("change:notice", onNotice);
     model.off("change:ids", onSvg);
+    model.off("change:revision", onRevision);
     root.remove();
   };
 }

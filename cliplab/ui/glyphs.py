@@ -22,6 +22,25 @@ def _star(points: int = 5, outer: float = 0.44, inner: float = 0.19) -> str:
     return "M" + "L".join(corners) + "Z"
 
 
+def _cycle(arrows: int = 2, outer: float = 0.4, inner: float = 0.25, span: float = 110.0) -> str:
+    """Arrows chasing each other round a ring (recycling): each a band of the ring ending in a head."""
+
+    def at(radius: float, degrees: float) -> str:
+        angle = math.radians(degrees)
+        return f"{0.5 + radius * math.cos(angle):.3f} {0.5 + radius * math.sin(angle):.3f}"
+
+    mid, flare = (outer + inner) / 2, 0.09
+    out = []
+    for k in range(arrows):
+        a0 = k * 360 / arrows + 15
+        a1 = a0 + span
+        out.append(
+            f"M{at(outer, a0)}A{outer} {outer} 0 0 1 {at(outer, a1)}L{at(outer + flare, a1)}L{at(mid, a1 + 38)}"
+            f"L{at(inner - flare, a1)}L{at(inner, a1)}A{inner} {inner} 0 0 0 {at(inner, a0)}Z"
+        )
+    return "".join(out)
+
+
 GLYPHS: dict[str, str] = {
     "triangle": "M.5 .12L.9 .85L.1 .85Z",
     "tent": "M.5 .1L.92 .88L.08 .88ZM.5 .48L.62 .88L.38 .88Z",
@@ -42,4 +61,5 @@ GLYPHS: dict[str, str] = {
     + _circle(0.8, 0.42, 0.09),
     "recycle": "M.5 .08L.92 .84L.08 .84ZM.5 .36L.3 .72L.7 .72Z",
     "star": _star(),
+    "recycling": _cycle(3),
 }

@@ -35,7 +35,7 @@ PALETTE: dict[str, tuple[str, str, str]] = {
 }
 SEAT_COLOURS = ("blue", "vermillion", "green", "purple")
 SEAT_GLYPHS = ("circle", "square", "triangle", "diamond")
-SEGMENT_STYLES = ("cut", "crack", "wall", "walkway", "highlight", "bridge")
+SEGMENT_STYLES = ("cut", "crack", "wall", "walkway", "highlight", "bridge", "link")
 _SAFE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
@@ -48,11 +48,15 @@ class Cell:
     text: str = ""  # a short mark drawn in the cell (a number, a letter)
     emphasis: bool = False
     absent: bool = False  # a hole: not part of the board (cut out, broken off)
+    badge: str = ""  # a second, smaller glyph in the bottom-right corner (an icon the square carries)
 
 
 @dataclass(frozen=True, slots=True)
 class Edge:
-    """A drawn segment between two neighbouring lattice points."""
+    """A drawn segment between two neighbouring lattice points.
+
+    Style "link" is drawn across the segment instead, joining the two cells it separates (a walkway).
+    """
 
     a: Coord
     b: Coord
@@ -120,6 +124,8 @@ class Scene:
     board_gap: float = 0.6  # space between boards, in cells
     wrap: int = 24  # start a new row of boards past this width, in cells
     zoom: float = 1.0  # largest size relative to 40 pixels a cell (the picture shrinks to fit its container)
+    tray_label: str = "Pieces"  # the heading over the tray of pieces
+    status_gap: float = 0.55  # from the last row of boards (or the tray) down to the status line, in cells
     extra: dict[str, Any] = field(default_factory=dict)
 
     def board(self, board_id: str) -> Board:

@@ -14,11 +14,12 @@ from functools import lru_cache
 from html import escape
 
 from .glyphs import GLYPHS
-from .scene import PALETTE, SEAT_COLOURS, SEAT_GLYPHS, Board, Cell, Mark, Piece, Scene, spoken_cell
+from .scene import PALETTE, SEAT_COLOURS, SEAT_GLYPHS, Board, Cell, Edge, Mark, Piece, Scene, spoken_cell
 
 UNIT = 40  # pixels per cell in the viewBox; the picture scales to its container
 LABEL_HEIGHT = 1.0  # board labels, in cells (clear of tokens on the top row)
 STATUS_CHAR_WIDTH = 0.21  # an average character of the status line, in cells
+LABEL_CHAR_WIDTH = 0.25  # an average character of a board label (bold, larger), in cells
 DARK_FILLS = {"blue", "vermillion", "green", "black"}
 
 STYLE = """
@@ -92,11 +93,21 @@ def draw_cell(cell: Cell, x: float, y: float, ids: str | None = None, in_grid: b
     if not cell.absent:
         glyph = default_glyph if cell.glyph is None else cell.glyph
         ink = "#ffffff" if cell.fill in DARK_FILLS else "#1d1d1d"
+        corner = bool(cell.text or cell.badge)  # the glyph moves to the top-left to make room
         if glyph:
-            size = UNIT * (0.42 if cell.text else 0.56)
-            gx = x + (UNIT - size) / 2 if not cell.text else x + UNIT * 0.06
-            gy = y + (UNIT - size) / 2 if not cell.text else y + UNIT * 0.06
+            size = UNIT * (0.42 if corner else 0.56)
+            gx = x + (UNIT - size) / 2 if not corner else x + UNIT * 0.06
+            gy = y + (UNIT - size) / 2 if not corner else y + UNIT * 0.06
             body.append(_glyph(glyph, gx, gy, size, ink))
+        if cell.badge:
+            # On a light disc with a dark rim, so it reads the same on every fill.
+            cx, cy, radius = x + UNIT * 0.7, y + UNIT * 0.7, UNIT * 0.27
+            body.append(
+                f'<circle class="cl-badge" cx="{_num(cx)}" cy="{_num(cy)}" r="{_num(radius)}" '
+                'fill="#ffffff" stroke="#1d1d1d" stroke-width="1.2"/>'
+            )
+            size = UNIT * 0.36
+            body.append(_glyph(cell.badge, cx - size / 2, cy - size / 2, size, "#1d1d1d"))
         if cell.text:
             tx, ty = x + UNIT * (0.68 if glyph else 0.5), y + UNIT * (0.68 if glyph else 0.5)
             body.append(f'<text class="cl-text" x="{_num(tx)}" y="{_num(ty)}" fill="{ink}">{escape(cell.text)}</text>')
@@ -105,9 +116,37 @@ def draw_cell(cell: Cell, x: float, y: float, ids: str | None = None, in_grid: b
 
 def _grid_lines(board: Board) -> str:
     w, h = board.cols * UNIT, board.rows * UNIT
+    gone = frozenset(cell.at for cell in board.cells if cell.absent)
+    if gone:
+        return _outline(board.rows, board.cols, gone)
     lines = [f"M0 {r * UNIT}H{w}" for r in range(1, board.rows)]
     lines += [f"M{c * UNIT} 0V{h}" for c in range(1, board.cols)]
     return f'<path class="cl-lines" d="{"".join(lines)}"/><rect class="cl-frame" width="{w}" height="{h}"/>'
+
+
+@lru_cache(maxsize=256)
+def _outline(rows: int, cols: int, gone: frozenset[tuple[int, int]]) -> str:
+    """Grid lines between the cells that are there, and the frame around them (holes get neither)."""
+
+    def there(r: int, c: int) -> bool:
+        return 0 <= r < rows and 0 <= c < cols and (r, c) not in gone
+
+    inner: list[str] = []
+    frame: list[str] = []
+    for r in range(rows + 1):
+        for c in range(cols):  # the horizontal side above cell (r, c)
+            above, below = there(r - 1, c), there(r, c)
+            if above or below:
+                (inner if above and below else frame).append(f"M{c * UNIT} {r * UNIT}h{UNIT}")
+    for r in range(rows):
+        for c in range(cols + 1):  # the vertical side left of cell (r, c)
+            left, right = there(r, c - 1), there(r, c)
+            if left or right:
+                (inner if left and right else frame).append(f"M{c * UNIT} {r * UNIT}v{UNIT}")
+    return (
+        f'<path class="cl-lines" d="{"".join(inner)}"/>'
+        f'<path class="cl-frame" stroke-linecap="square" d="{"".join(frame)}"/>'
+    )
 
 
 def _mark(mark: Mark) -> str:
@@ -124,6 +163,23 @@ def _mark(mark: Mark) -> str:
     assert mark.to is not None
     r2, c2 = mark.to
     return f'<line class="{cls}" x1="{c * UNIT}" y1="{r * UNIT}" x2="{c2 * UNIT}" y2="{r2 * UNIT}"/>'
+
+
+def _edge(edge: Edge) -> str:
+    y1, x1, y2, x2 = (float(v) for v in (*edge.a, *edge.b))
+    if edge.style == "link":
+        # Drawn across the side, from inside one cell to inside the other: the two cells are joined.
+        my, mx, half = (y1 + y2) / 2, (x1 + x2) / 2, 0.16
+        if y1 == y2:  # a horizontal side joins the cells above and below it
+            y1, y2, x1, x2 = my - half, my + half, mx, mx
+        else:
+            y1, y2, x1, x2 = my, my, mx - half, mx + half
+    # The link's look is inline rather than in STYLE, which every stored picture repeats word for word.
+    look = ' stroke="#7a5a2f" stroke-width="8"' if edge.style == "link" else ""
+    return (
+        f'<line class="cl-edge cl-edge-{edge.style}" x1="{_num(x1 * UNIT)}" y1="{_num(y1 * UNIT)}" '
+        f'x2="{_num(x2 * UNIT)}" y2="{_num(y2 * UNIT)}"{look}/>'
+    )
 
 
 def _where(r: int, c: int) -> str:
@@ -191,11 +247,7 @@ def draw_board(board: Board, ids: str | None = None) -> str:
     for r in range(board.rows):
         row = "".join(draw_cell(cells.get((r, c), Cell((r, c))), c * UNIT, r * UNIT, prefix) for c in range(board.cols))
         rows.append(f'<g role="row">{row}</g>')
-    edges = "".join(
-        f'<line class="cl-edge cl-edge-{edge.style}" x1="{edge.a[1] * UNIT}" y1="{edge.a[0] * UNIT}" '
-        f'x2="{edge.b[1] * UNIT}" y2="{edge.b[0] * UNIT}"/>'
-        for edge in board.edges
-    )
+    edges = "".join(_edge(edge) for edge in board.edges)
     tokens = []
     for token in board.tokens:
         colour = PALETTE[SEAT_COLOURS[token.owner % len(SEAT_COLOURS)]][0]
@@ -236,7 +288,9 @@ def draw_piece(piece: Piece) -> str:
     return f"<g {attrs}>{cells}</g>"
 
 
-def _layout(sizes: Iterable[tuple[int, int]], gap: float, wrap: int) -> tuple[list[tuple[float, float]], float, float]:
+def _layout(
+    sizes: Iterable[tuple[float, int]], gap: float, wrap: int
+) -> tuple[list[tuple[float, float]], float, float]:
     """Place boxes (w, h in cells) left to right, starting a new row past `wrap` cells."""
     places, x, y, row_h, width = [], 0.0, 0.0, 0.0, 0.0
     for w, h in sizes:
@@ -254,7 +308,9 @@ def render(scene: Scene, ids: str | None = None) -> str:
 
     `ids` prefixes element ids (needed by the widget for keyboard focus); static pictures leave it out.
     """
-    places, width, height = _layout(((b.cols, b.rows) for b in scene.boards), scene.board_gap, scene.wrap)
+    # A board takes the width of its label when that is wider, so labels of narrow boards never overlap.
+    sizes = ((max(b.cols, len(b.label) * LABEL_CHAR_WIDTH), b.rows) for b in scene.boards)
+    places, width, height = _layout(sizes, scene.board_gap, scene.wrap)
     parts = [
         f'<g transform="translate({_num(x * UNIT)} {_num(y * UNIT)})">{draw_board(board, ids)}</g>'
         for board, (x, y) in zip(scene.boards, places, strict=True)
@@ -263,14 +319,15 @@ def render(scene: Scene, ids: str | None = None) -> str:
         tray_sizes = [(1 + max(c.at[1] for c in p.cells), 1 + max(c.at[0] for c in p.cells)) for p in scene.pieces]
         tray_places, tray_w, tray_h = _layout(tray_sizes, 0.5, max(scene.wrap, int(width)))
         parts.append(f'<g class="cl-tray" transform="translate(0 {_num(height * UNIT)})">')
-        parts.append(f'<text class="cl-label" x="0" y="{UNIT * 0.5:.0f}">Pieces</text>')
+        parts.append(f'<text class="cl-label" x="0" y="{UNIT * 0.5:.0f}">{escape(scene.tray_label)}</text>')
         for piece, (x, y) in zip(scene.pieces, tray_places, strict=True):
             parts.append(f'<g transform="translate({_num(x * UNIT)} {_num(y * UNIT)})">{draw_piece(piece)}</g>')
         parts.append("</g>")
         width, height = max(width, tray_w), height + tray_h
     if scene.status:
-        parts.append(f'<text class="cl-status" x="0" y="{_num((height + 0.55) * UNIT)}">{escape(scene.status)}</text>')
-        height += 0.8
+        baseline = height + scene.status_gap
+        parts.append(f'<text class="cl-status" x="0" y="{_num(baseline * UNIT)}">{escape(scene.status)}</text>')
+        height = baseline + 0.25
         width = max(width, len(scene.status) * STATUS_CHAR_WIDTH)
     pad = UNIT * 0.45  # room for tokens standing on the outer corners
     view = f"{-pad} {-pad} {_num(width * UNIT + 2 * pad)} {_num(height * UNIT + 2 * pad)}"

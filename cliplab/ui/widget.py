@@ -38,6 +38,9 @@ class GridWidget(anywidget.AnyWidget):
     # A message shown on the board: {"text", "tone": "error"|"info", "board", "kind", "at", "to"}.
     notice = traitlets.Dict().tag(sync=True)
     ids = traitlets.Unicode("").tag(sync=True)
+    # Counts the scenes shown; the front end copies it to data-revision once it has drawn that scene
+    # (a hook for tests and tools that wait for a redraw, even of an identical picture).
+    revision = traitlets.Int(0).tag(sync=True)
 
 
 Handler = Callable[[Intent], Any]
@@ -77,6 +80,7 @@ class Grid:
             self.widget.svg = svg.render(scene, self.widget.ids)
             self.widget.geometry = geometry
             self.widget.notice = {}
+            self.widget.revision += 1
 
     def on(self, kind: str, handler: Handler) -> None:
         """Call `handler(intent)` for intents of a kind ("cell", "segment", "point", "drop" or "any")."""

@@ -511,6 +511,11 @@ ALLOWED = {
     ("cliplab/engine/save.py", "load", "Path"): "a path from Python code (the dashboard loads by upload)",
     ("cliplab/engine/save.py", "load", "read_text"): "same path as above",
     ("cliplab/engine/registry.py", "_load_games", "importlib.import_module"): "the fixed name 'cliplab.games'",
+    # ClipCut Parks content: the shipped data files, or a designer's file named from Python; only read.
+    ("cliplab/games/clipcut_parks/content.py", "<module>", "Path"): "the package's data folder, from __file__",
+    ("cliplab/games/clipcut_parks/content.py", "_read_toml", "read_bytes"): "a content file (see the two below)",
+    ("cliplab/games/clipcut_parks/content.py", "load_cards", "Path"): "the data folder, or a path from Python code",
+    ("cliplab/games/clipcut_parks/content.py", "load_sheet", "Path"): "same",
     # cliplab.sim: batch runs from `cliplab simulate` or Python; no dashboard imports it.
     ("cliplab/sim/__init__.py", "__getattr__", "importlib.import_module"): "a submodule from the fixed _LAZY table",
     ("cliplab/sim/bots.py", "optional_module", "importlib.import_module"): "a registered game's own .bots module",
@@ -603,7 +608,10 @@ def test_no_browser_data_reaches_code_files_or_processes() -> None:
     stale = sorted(key for key in ALLOWED if key not in present)
     assert not stale, f"ALLOWED lists calls that are gone; remove them: {stale}"
     # The dashboards never load the batch-simulation package whose file writes are listed above.
-    probe = "import sys, cliplab.games.click_crack.app, cliplab.ui.gallery; print('cliplab.sim' in sys.modules)"
+    probe = (
+        "import sys, cliplab.games.click_crack.app, cliplab.games.clipcut_parks.app, cliplab.ui.gallery;"
+        " print('cliplab.sim' in sys.modules)"
+    )
     loaded = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True)
     assert loaded.stdout.strip() == "False", "a dashboard module imports cliplab.sim"
     outside_cli = sorted({path for path, _, name, _ in found if name.startswith("subprocess.")} - {"cliplab/cli.py"})

@@ -1,0 +1,388 @@
+"""ClipCut Parks drawn as a board description: one player's park sheet, face-up cards and loose sections.
+
+The sheet shows the squares still in it (the rest drawn as holes), every cut made so far and, stronger,
+this round's cuts. Each face-up card is a board of its own: an empty space shows what it asks for in a
+pale version of the colour (with the colour's glyph), an icon, or nothing; a covered space shows the
+park square lying on it in full colour, as on the sheet. Sections waiting to be built lie in the tray,
+ready to be dragged onto a card.
+
+Colours follow Okabe-Ito, each with a glyph: pavilions orange with a tent, water sky blue with a wave,
+greenery green with a tree, play areas reddish purple with a person. Wildlife and recycling icons sit
+on a small white badge in the square's corner (a paw, a recycling triangle).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Literal
+
+from cliplab.grid import DIRECTIONS, Point, edge_between, segment_points
+from cliplab.ui.scene import PALETTE, Board, Cell, Edge, Kind, Mark, Piece, Scene
+
+from .content import COLOURS, DIE_FACES, SHEET_COLS, SHEET_ROWS, Square
+from .rules import TOKENS, ClipCutParks, Cut, Place, card_of, sheet_of
+
+CardRef = tuple[str, int]
+MarkStyle = Literal["target", "last", "ghost"]
+
+# Park colour -> (palette key, glyph, spoken name).
+COLOUR_LOOK: dict[str, tuple[str, str, str]] = {
+    "pavilion": ("orange", "tent", "pavilion (tents)"),
+    "water": ("sky", "wave", "water"),
+    "greenery": ("green", "tree", "greenery (trees)"),
+    "play": ("purple", "person", "play area (people)"),
+}
+ICON_GLYPHS = {"wildlife": "paw", "recycling": "recycling"}
+BONUS_WORDS = {
+    "wildlife": "a wildlife token",
+    "recycling": "a recycling token",
+    "gardener": "a gardener token",
+    "cut": "an immediate 1 or 2 cut",
+}
+DIRECTION_WORDS = {"N": "north", "E": "east", "S": "south", "W": "west"}
+SHEET_BOARD = "sheet"
+
+
+def _tint(hex_colour: str, amount: float = 0.55) -> str:
+    """The colour mixed with white: an empty card space that asks for it (lighter than a real square)."""
+    r, g, b = (int(hex_colour[i : i + 2], 16) for i in (1, 3, 5))
+    mix = (round(v + (255 - v) * amount) for v in (r, g, b))
+    return "#" + "".join(f"{v:02X}" for v in mix)
+
+
+REQUIREMENT_FILLS = {colour: _tint(PALETTE[key][0]) for colour, (key, _, _) in COLOUR_LOOK.items()}
+
+
+def die_text(face: int) -> str:
+    """A die face as the lengths it asks for, e.g. "1-2-3"."""
+    return "-".join(str(n) for n in DIE_FACES[face - 1]) if 1 <= face <= len(DIE_FACES) else "not rolled"
+
+
+def card_id(ref: CardRef) -> str:
+    return f"{ref[0]}-{ref[1]}"
+
+
+def card_ref(board_id: str) -> CardRef | None:
+    """The card a board id names ("park-12" -> ("park", 12)), or None."""
+    kind, _, number = board_id.partition("-")
+    if kind in ("park", "grand") and number.isdigit():
+        return kind, int(number)
+    return None
+
+
+def card_title(ref: CardRef) -> str:
+    """e.g. "Park 12 Playground Gate" or "Grand park 3 Botanic Quarter"."""
+    kind = "Park" if ref[0] == "park" else "Grand park"
+    return f"{kind} {ref[1]} {card_of(ref).name}"
+
+
+def square_words(square: Square) -> str:
+    words = COLOUR_LOOK[square.colour][2]
+    return f"{words} with a {square.icon} icon" if square.icon else words
+
+
+def square_cell(at: tuple[int, int], square: Square, label: str) -> Cell:
+    """A park square as drawn on the sheet, on a card or in the tray."""
+    key, glyph, _ = COLOUR_LOOK[square.colour]
+    return Cell(at, fill=key, glyph=glyph, label=label, badge=ICON_GLYPHS.get(square.icon, ""))
+
+
+def seat_to_show(state: ClipCutParks) -> int:
+    movers = state.to_move()
+    return movers[0] if movers else 0
+
+
+# ----- the sheet ---------------------------------------------------------------------------------------
+
+
+def start_points(state: ClipCutParks, seat: int) -> list[Point]:
+    """Points from which a legal cut starts now (in reading order)."""
+    if seat not in state.to_move() or state.stage[seat] not in ("cut", "bonus"):
+        return []
+    return sorted({(a.row, a.col) for a in state.legal_cuts(seat) if isinstance(a, Cut)})
+
+
+def cuts_from(state: ClipCutParks, seat: int, point: Point) -> dict[Point, Cut]:
+    """The legal cuts with an end at `point`, by their other end (a line may be named from either end)."""
+    if seat not in state.to_move() or state.stage[seat] not in ("cut", "bonus"):
+        return {}
+    found = {}
+    for action in state.legal_cuts(seat):
+        if not isinstance(action, Cut):
+            continue
+        first, last = action.points[0], action.points[-1]
+        if first == point:
+            found[last] = action
+        elif last == point:
+            found.setdefault(first, action)
+    return found
+
+
+def cut_between(start: Point, end: Point) -> Cut | None:
+    """The cut running straight from `start` to `end`, or None if they are not on one line."""
+    dr, dc = end[0] - start[0], end[1] - start[1]
+    if (dr == 0) == (dc == 0):
+        return None
+    length = abs(dr) + abs(dc)
+    step = (dr // length, dc // length)
+    direction = next(name for name, delta in DIRECTIONS.items() if delta == step)
+    return Cut(length, start[0], start[1], direction)
+
+
+def _sheet_board(state: ClipCutParks, seat: int, start: Point | None, interactive: bool) -> Board:
+    number = state.sheet_number[seat]
+    sheet = sheet_of(max(number, 0))
+    present = state.sheet[seat]
+    cells = []
+    for r in range(SHEET_ROWS):
+        for c in range(SHEET_COLS):
+            if (r, c) in present:
+                cells.append(square_cell((r, c), sheet.square((r, c)), square_words(sheet.square((r, c)))))
+            else:
+                cells.append(Cell((r, c), absent=True, label="cut out"))
+    # Every cut that still borders the sheet; this round's cuts again on top, highlighted.
+    edges = [
+        Edge(*segment_points(seg), style="cut")
+        for seg in sorted(state.cuts[seat])
+        if seg[0] in present or seg[1] in present
+    ]
+    fresh = []
+    for a, b, _axis in state.round_cuts[seat]:
+        length = abs(b[0] - a[0]) + abs(b[1] - a[1])
+        dr, dc = (b[0] - a[0]) // length, (b[1] - a[1]) // length
+        for k in range(length):
+            p, q = (a[0] + k * dr, a[1] + k * dc), (a[0] + (k + 1) * dr, a[1] + (k + 1) * dc)
+            side = edge_between(p, q)
+            if side[0] in present or side[1] in present:
+                fresh.append(Edge(p, q, style="highlight"))
+    edges = fresh + edges
+    marks: list[Mark] = []
+    clickable: tuple[Kind, ...] = ()
+    stage = state.stage[seat] if seat in state.to_move() else "done"
+    if interactive and stage in ("cut", "bonus"):
+        clickable = ("point",)
+        ends = cuts_from(state, seat, start) if start is not None else {}
+        if start is not None and ends:  # the chosen end, and the other ends of the cuts it may be part of
+            marks.append(Mark("point", start, style="last"))
+            marks.extend(Mark("point", end) for end in sorted(ends))
+        else:
+            marks.extend(Mark("point", p) for p in start_points(state, seat))
+    elif interactive and stage == "keep":
+        clickable = ("cell",)
+        styles: tuple[MarkStyle, ...] = ("ghost", "last", "target")  # parts told apart by their marks
+        for k, part in enumerate(state.tied[seat]):
+            marks.extend(Mark("cell", at, style=styles[k % len(styles)]) for at in sorted(part))
+    where = "standard park sheet" if number <= 0 else f"park sheet {number} of the pad"
+    owner = "Your" if state.players == 1 else f"Player {seat}'s"
+    return Board(
+        SHEET_BOARD,
+        f"{owner} {where}",
+        SHEET_ROWS,
+        SHEET_COLS,
+        tuple(cells),
+        tuple(edges),
+        marks=tuple(marks),
+        clickable=clickable,
+    )
+
+
+# ----- the cards ---------------------------------------------------------------------------------------
+
+
+def requirement_cell(at: tuple[int, int], wanted: str) -> Cell:
+    """An empty card space, showing what it asks for."""
+    if wanted in COLOURS:
+        _, glyph, words = COLOUR_LOOK[wanted]
+        return Cell(at, fill=REQUIREMENT_FILLS[wanted], glyph=glyph, label=f"empty, needs {words}")
+    if wanted in ICON_GLYPHS:
+        return Cell(at, fill="paper", glyph=ICON_GLYPHS[wanted], label=f"empty, needs a {wanted} icon")
+    return Cell(at, fill="paper", glyph="", label="empty, blank: any square")
+
+
+def _walkway_edges(walkways: Iterable[tuple[tuple[int, int], ...]]) -> list[Edge]:
+    """Each walkway as the borders it crosses between the spaces it joins."""
+    edges = []
+    for walkway in walkways:
+        joined = set(walkway)
+        for r, c in walkway:
+            if (r, c + 1) in joined:
+                edges.append(Edge((r, c + 1), (r + 1, c + 1), style="link"))
+            if (r + 1, c) in joined:
+                edges.append(Edge((r + 1, c), (r + 1, c + 1), style="link"))
+    return edges
+
+
+def card_board(state: ClipCutParks, seat: int, ref: CardRef, interactive: bool = False) -> Board:
+    card = card_of(ref)
+    sheet = sheet_of(max(state.sheet_number[seat], 0))
+    covered = state.covered[seat].get(ref, {})
+    walkway_of = {cell: k for k, walkway in enumerate(card.walkways) for cell in walkway}
+    cells = []
+    for r in range(card.rows):
+        for c in range(card.cols):
+            at = (r, c)
+            if at not in card.cells:
+                cells.append(Cell(at, absent=True, label="not a space of the card"))
+                continue
+            wanted = card.requirement(at)
+            path = ", on a walkway" if at in walkway_of else ""
+            if at in covered:
+                section, square_at = covered[at]
+                square = sheet.square(square_at)
+                label = f"covered by section {section}: {square_words(square)} (space needs {wanted}{path})"
+                cells.append(square_cell(at, square, label))
+            else:
+                cell = requirement_cell(at, wanted)
+                cells.append(Cell(at, cell.fill, cell.glyph, cell.label + path))
+    building = interactive and seat in state.to_move() and state.stage[seat] == "build"
+    return Board(
+        card_id(ref),
+        card_title(ref),
+        card.rows,
+        card.cols,
+        tuple(cells),
+        tuple(_walkway_edges(card.walkways)),
+        accepts_pieces=building,
+    )
+
+
+# ----- the tray ---------------------------------------------------------------------------------------
+
+
+def section_piece(state: ClipCutParks, seat: int, section: int, flipped: bool = False) -> Piece:
+    """A loose section as a tray piece (id "s<number>"), its squares relative to its own corner.
+
+    `flipped` draws it mirrored left to right (for games that allow sections to be turned over).
+    """
+    squares = state.sections[seat][section]
+    sheet = sheet_of(max(state.sheet_number[seat], 0))
+    r0 = min(r for r, _ in squares)
+    c0 = min(c for _, c in squares)
+    c1 = max(c for _, c in squares)
+    cells = []
+    for r, c in squares:
+        square = sheet.square((r, c))
+        at = (r - r0, (c1 - c) if flipped else (c - c0))
+        cells.append(square_cell(at, square, square_words(square)))
+    tally = section_words(state, seat, section)
+    return Piece(f"s{section}", tuple(cells), label=f"section {section}: {tally}")
+
+
+def section_words(state: ClipCutParks, seat: int, section: int) -> str:
+    """e.g. "3 squares: 2 water, 1 greenery (trees); 1 wildlife icon"."""
+    squares = state.sections[seat][section]
+    sheet = sheet_of(max(state.sheet_number[seat], 0))
+    colours: dict[str, int] = {}
+    icons: dict[str, int] = {}
+    for at in squares:
+        square = sheet.square(at)
+        colours[square.colour] = colours.get(square.colour, 0) + 1
+        if square.icon:
+            icons[square.icon] = icons.get(square.icon, 0) + 1
+    size = len(squares)
+    text = f"{size} square{'s' if size != 1 else ''}: " + ", ".join(
+        f"{n} {COLOUR_LOOK[colour][2]}" for colour, n in sorted(colours.items(), key=lambda kv: -kv[1])
+    )
+    if icons:
+        text += "; " + ", ".join(f"{n} {icon} icon{'s' if n != 1 else ''}" for icon, n in icons.items())
+    return text
+
+
+# ----- the whole table ----------------------------------------------------------------------------------
+
+
+def status_line(state: ClipCutParks, seat: int) -> str:
+    if state.ended:
+        return f"Game over after {state.round} rounds: {state.ended}."
+    if state.phase != "play":
+        return "Setting up."
+    parts = [f"Round {state.round}", f"die {die_text(state.face)}"]
+    stage = state.stage[seat]
+    if stage == "bonus":
+        parts.append("bonus cut: 1 or 2")
+    else:
+        left = "-".join(str(n) for n in sorted(state.to_cut[seat])) or "none"
+        parts.append(f"cuts left {left}")
+    held = [f"{n} {token}" for token, n in state.tokens[seat].items() if n]
+    parts.append("tokens " + (", ".join(held) if held else "none"))
+    parts.append(f"crumpled {len(state.crumpled[seat])}")
+    if state.solo:
+        parts.append(f"completed {len(state.completed[seat])}, pile {len(state.pile[seat])}")
+    else:
+        parts.append(f"completed {len(state.completed[seat])} of {state.dealt[seat]}")
+    return " · ".join(parts)
+
+
+def describe(
+    state: ClipCutParks,
+    seat: int | None = None,
+    start: Point | None = None,
+    marks: dict[str, tuple[Mark, ...]] | None = None,
+    interactive: bool = False,
+    flipped: bool = False,
+    zoom: float = 1.6,
+) -> Scene:
+    """One player's table as a Scene: their sheet, face-up cards and the sections waiting to be built.
+
+    `seat` defaults to the first player to move. `interactive` makes the scene something to click: the
+    sheet takes points while cutting (the legal start points marked, or, once `start` is chosen, the
+    other ends of the legal cuts from it) and squares while a tie of largest parts is chosen; cards take
+    dropped sections while building. `marks` adds marks per board id. `flipped` mirrors the tray's sections.
+    """
+    if seat is None:
+        seat = seat_to_show(state)
+    boards = [_sheet_board(state, seat, start, interactive)]
+    boards += [card_board(state, seat, ref, interactive) for ref in state.face_up[seat]]
+    if marks:
+        boards = [
+            Board(
+                b.id,
+                b.label,
+                b.rows,
+                b.cols,
+                b.cells,
+                b.edges,
+                b.tokens,
+                b.marks + marks.get(b.id, ()),
+                b.clickable,
+                b.accepts_pieces,
+            )
+            for b in boards
+        ]
+    pieces = tuple(section_piece(state, seat, section, flipped) for section in state.pending[seat])
+    title = "ClipCut Parks" + ("" if state.players == 1 else f", player {seat}")
+    return Scene(
+        tuple(boards),
+        pieces,
+        title=title,
+        status=status_line(state, seat),
+        zoom=zoom,
+        wrap=26,
+        tray_label="Sections to build" if pieces else "Pieces",
+        status_gap=0.9,  # clear of the rings on the sheet's bottom edge
+    )
+
+
+# ----- words for the log ----------------------------------------------------------------------------------
+
+
+def tokens_spent(state: ClipCutParks, seat: int, place: Place) -> dict[str, int]:
+    """The tokens a placement costs: one per requirement its squares do not meet (walkways aside)."""
+    card = card_of((place.kind, place.card))
+    sheet = sheet_of(max(state.sheet_number[seat], 0))
+    spent: dict[str, int] = {}
+    for square_at, space in state.mapping_of(seat, place):
+        if space not in card.cells:
+            continue
+        wanted = card.requirement(space)
+        square = sheet.square(square_at)
+        if wanted in COLOURS and square.colour != wanted:
+            spent["gardener"] = spent.get("gardener", 0) + 1
+        elif wanted in TOKENS and square.icon != wanted:
+            spent[wanted] = spent.get(wanted, 0) + 1
+    return spent
+
+
+def cut_words(cut: Cut) -> str:
+    end = cut.points[-1]
+    return f"a {cut.length} cut from point {cut.row},{cut.col} {DIRECTION_WORDS[cut.direction]} to {end[0]},{end[1]}"
