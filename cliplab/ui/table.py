@@ -6,18 +6,23 @@ bookkeeping, bot steps and undo to a person's last decision are the same for eve
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping, Sequence
-from typing import ClassVar
+from typing import ClassVar, Self
 
 from cliplab.bots.random_bot import Bot
-from cliplab.engine import CHANCE, Action, State
+from cliplab.engine import CHANCE, Action, SaveError, State, from_json, spec, to_json
 
 PERSON = "person"
 
 
 class HotSeatTable:
-    """One game; `seats[i]` is "person" or the name of a bot kind in `makers` (factories taking a seed)."""
+    """One game; `seats[i]` is "person" or the name of a bot kind in `makers` (factories taking a seed).
 
+    A subclass names its game in GAME and is built as `Subclass(seats, game)`.
+    """
+
+    GAME: ClassVar[str] = ""
     NOTHING_TO_UNDO: ClassVar[str] = "no person has made a decision yet"
 
     def __init__(self, seats: Sequence[str], game: State, makers: Mapping[str, Callable[[int], Bot]]) -> None:
@@ -93,3 +98,24 @@ class HotSeatTable:
         if index is None:
             raise ValueError(self.NOTHING_TO_UNDO)
         self.game.rewind(index)
+
+    # ----- save and load ------------------------------------------------------------------------------
+
+    def to_json(self) -> str:
+        """The engine's save of the game, plus who sits where."""
+        record = json.loads(to_json(self.game))
+        record["seats"] = list(self.seats)
+        return json.dumps(record, indent=1)
+
+    @classmethod
+    def from_json(cls, text: str) -> Self:
+        """The table a save describes; SaveError (or ValueError) says what is wrong, and nothing is changed."""
+        game = from_json(text)
+        if game.config.game != cls.GAME:
+            raise SaveError("game", f"that is a save of {game.spec.title}, not of {spec(cls.GAME).title}")
+        seats = json.loads(text).get("seats")
+        if seats is None:
+            seats = [PERSON] * game.players
+        if not isinstance(seats, list) or not all(isinstance(kind, str) for kind in seats):
+            raise SaveError("seats", 'expected a list of seat kinds such as "person"')
+        return cls(seats, game)  # type: ignore[call-arg]  # subclasses take (seats, game)

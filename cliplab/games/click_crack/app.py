@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import base64
 import html
-import json
 from typing import Any
 
 import ipywidgets as w
 
-from cliplab.engine import CHANCE, CliplabError, IllegalAction, from_json, new_game, to_json
+from cliplab.engine import CHANCE, CliplabError, IllegalAction, new_game
 from cliplab.ui import Intent, Mark, Scene
 from cliplab.ui.scene import PALETTE, SEAT_COLOURS
 from cliplab.ui.widget import Grid
@@ -412,9 +411,7 @@ class ClickCrackApp:
             # A save holds the whole log: offering it now would show settings that are still secret.
             self.save_link.value = "<span class='cc-save-later' title='after the reveal'>Save after the reveal</span>"
             return
-        record = json.loads(to_json(self.table.game))
-        record["seats"] = list(self.table.seats)
-        data = base64.b64encode(json.dumps(record).encode()).decode()
+        data = base64.b64encode(self.table.to_json().encode()).decode()
         self.save_link.value = (
             f"<a class='cc-save' download='click_crack.json' href='data:application/json;base64,{data}'>Save</a>"
         )
@@ -422,11 +419,7 @@ class ClickCrackApp:
     def load_text(self, text: str) -> None:
         """Load a saved game; a bad file is reported and the current game stays."""
         try:
-            game = from_json(text)
-            if not isinstance(game, ClickCrack):
-                raise ValueError(f"that is a save of {game.spec.title}, not of Click & Crack")
-            seats = json.loads(text).get("seats") or [PERSON] * game.players
-            table = Table(seats, game)
+            table = Table.from_json(text)
         except (CliplabError, ValueError, TypeError) as err:
             self._say(f"Could not load that file: {err}", error=True)
             return

@@ -32,6 +32,7 @@ SEAT_KINDS = (PERSON, *BOT_KINDS)
 class Table(HotSeatTable):
     """One game at a hot-seat table. `seats[i]` is "person" or a bot kind from BOT_KINDS."""
 
+    GAME = "click_crack"
     NOTHING_TO_UNDO = "nothing to undo since the tiles were revealed"
 
     def __init__(self, seats: Sequence[str], game: ClickCrack) -> None:

@@ -8,12 +8,11 @@ a person made (and whatever bots did after it); saves are the engine's JSON plus
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from cliplab.bots.random_bot import Bot
-from cliplab.engine import SaveError, from_json, new_game, to_json
+from cliplab.engine import new_game
 from cliplab.ui.table import PERSON, HotSeatTable
 
 from .rules import ClipCutParks
@@ -38,6 +37,8 @@ def seat_kinds() -> tuple[str, ...]:
 class Table(HotSeatTable):
     """One game at a hot-seat table. `seats[i]` is "person" or a bot kind from bot_makers()."""
 
+    GAME = "clipcut_parks"
+
     def __init__(self, seats: Sequence[str], game: ClipCutParks) -> None:
         super().__init__(seats, game, bot_makers())
         self.game: ClipCutParks = game
@@ -46,24 +47,4 @@ class Table(HotSeatTable):
     def new(cls, seats: Sequence[str], seed: int = 0, **options: Any) -> Table:
         game = new_game("clipcut_parks", players=len(seats), seed=seed, **options)
         assert isinstance(game, ClipCutParks)
-        return cls(seats, game)
-
-    # ----- save and load ------------------------------------------------------------------------------
-
-    def to_json(self) -> str:
-        record = json.loads(to_json(self.game))
-        record["seats"] = list(self.seats)
-        return json.dumps(record, indent=1)
-
-    @classmethod
-    def from_json(cls, text: str) -> Table:
-        """The table a save describes; SaveError (or ValueError) says what is wrong, and nothing is changed."""
-        game = from_json(text)
-        if not isinstance(game, ClipCutParks):
-            raise SaveError("game", f"that is a save of {game.spec.title}, not of ClipCut Parks")
-        seats = json.loads(text).get("seats")
-        if seats is None:
-            seats = [PERSON] * game.players
-        if not isinstance(seats, list) or not all(isinstance(kind, str) for kind in seats):
-            raise SaveError("seats", 'expected a list of seat kinds such as "person"')
         return cls(seats, game)
