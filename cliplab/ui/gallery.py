@@ -11,15 +11,14 @@ from cliplab.engine import CHANCE, State, games, new_game, spec
 
 
 def _sample_position(name: str, seed: int = 3) -> State:
-    """A game some way in, so the picture shows play rather than an empty board."""
+    """A third of the way through a random game, so the picture shows play rather than an empty board."""
     state = new_game(name, seed=seed)
     rng = random.Random(seed)
-    steps = spec(name).longest(state.config) // 40
-    while not state.is_over() and steps > 0:
+    while not state.is_over():
         for seat in state.to_move():
             actions = state.legal_actions(seat)
             state.apply_fast(actions[rng.randrange(len(actions))], seat)
-        steps -= 1
+    state.rewind(len(state.log) // 3)
     return state
 
 
