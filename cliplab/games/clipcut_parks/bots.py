@@ -32,11 +32,11 @@ from itertools import pairwise
 
 from cliplab.bots.random_bot import Bot
 from cliplab.engine import Action, State
-from cliplab.grid import DIRECTIONS, TRANSFORMS, TRANSFORMS_WITH_FLIPS, placements
+from cliplab.grid import DIRECTIONS, TRANSFORMS, TRANSFORMS_WITH_FLIPS, edge_between, parts, placements
 from cliplab.grid.geometry import Cell, Point, Segment
 
 from .content import COLOURS, SHEET_COLS, SHEET_ROWS, ParkCard, Sheet
-from .rules import DIRS, LATTICE, ClipCutParks, Crumple, Cut, Keep, Score, card_of, sheet_of
+from .rules import DIRS, LATTICE, ClipCutParks, Crumple, Cut, Keep, Score, SheetCuts, card_of, sheet_of
 
 CardRef = tuple[str, int]
 Cost = tuple[tuple[str, int], ...]
@@ -90,31 +90,19 @@ def _segment(a: Cell, b: Cell) -> Segment:
     return (a, b) if a < b else (b, a)
 
 
-def _edge(p: Point, q: Point) -> Segment:
-    """The two squares on either side of the unit line from p to q (p before q in reading order)."""
-    if q < p:
-        p, q = q, p
-    if q[0] == p[0]:
-        return ((p[0] - 1, p[1]), p)
-    return ((p[0], p[1] - 1), p)
+class Board(SheetCuts):
+    """A sheet the bot imagines cutting: the engine's cutting rules, plus caches for planning."""
 
-
-class Board:
-    """One player's sheet as the cutting rules see it: squares left, lines cut, cut ends, this round's cuts."""
-
-    __slots__ = ("_links", "_touched", "cells", "cuts", "ends", "round_cuts")
+    __slots__ = ("_links", "_touched")
 
     def __init__(
         self,
         cells: frozenset[Cell],
         cuts: frozenset[Segment],
         ends: frozenset[Point],
-        round_cuts: tuple[tuple[Point, Point, str], ...],
+        round_cuts: Sequence[tuple[Point, Point, str]],
     ) -> None:
-        self.cells = cells
-        self.cuts = cuts
-        self.ends = ends
-        self.round_cuts = round_cuts
+        super().__init__(cells, cuts, ends, round_cuts)
         self._links: dict[Cell, list[tuple[Cell, Segment]]] | None = None
         self._touched: frozenset[Point] | None = None
 
@@ -139,47 +127,13 @@ class Board:
     def next_round(self) -> Board:
         return Board(self.cells, self.cuts, self.ends, ())
 
-    def is_start(self, p: Point) -> bool:
-        if p in self.ends:
-            return True
-        r, c = p
-        cells = self.cells
-        return (r - 1, c - 1) not in cells or (r - 1, c) not in cells or (r, c - 1) not in cells or (r, c) not in cells
-
     def can_cut(self, cut: Cut) -> bool:
         """Whether the rules allow `cut` now (its length is not checked against the die)."""
-        dr, dc = DIRECTIONS[cut.direction]
-        start = (cut.row, cut.col)
-        end = (cut.row + cut.length * dr, cut.col + cut.length * dc)
-        if not (0 <= start[0] <= SHEET_ROWS and 0 <= start[1] <= SHEET_COLS):
-            return False
-        if not (0 <= end[0] <= SHEET_ROWS and 0 <= end[1] <= SHEET_COLS):
-            return False
-        if not self.is_start(start):
-            return False
-        cells, cuts = self.cells, self.cuts
-        p = start
-        for _ in range(cut.length):
-            q = (p[0] + dr, p[1] + dc)
-            seg = _edge(p, q)
-            if seg[0] not in cells or seg[1] not in cells or seg in cuts:
-                return False
-            p = q
-        axis = "h" if dr == 0 else "v"
-        for first, last, other in self.round_cuts:
-            if other == axis and (first in (start, end) or last in (start, end)):
-                return False
-        return True
+        return self.problem(cut) is None
 
     def cuts_of(self, length: int) -> list[Cut]:
         """Every legal cut of one length now."""
-        return [
-            cut
-            for point in LATTICE
-            if self.is_start(point)
-            for direction in DIRS
-            if self.can_cut(cut := Cut(length, point[0], point[1], direction))
-        ]
+        return self.legal((length,))
 
     def longest_cut(self, limit: int = 4) -> int:
         """The longest cut (up to `limit`) a fresh round could make on this sheet; 0 if none."""
@@ -194,7 +148,7 @@ class Board:
                     q = (p[0] + dr, p[1] + dc)
                     if not (0 <= q[0] <= SHEET_ROWS and 0 <= q[1] <= SHEET_COLS):
                         break
-                    seg = _edge(p, q)
+                    seg = edge_between(p, q)
                     if seg[0] not in cells or seg[1] not in cells or seg in cuts:
                         break
                     run += 1
@@ -210,7 +164,7 @@ class Board:
         dr, dc = DIRECTIONS[cut.direction]
         start = (cut.row, cut.col)
         points = [(start[0] + k * dr, start[1] + k * dc) for k in range(cut.length + 1)]
-        new = {_edge(p, q) for p, q in pairwise(points)}
+        new = {edge_between(p, q) for p, q in pairwise(points)}
         board = Board(
             self.cells,
             self.cuts | new,
@@ -222,7 +176,7 @@ class Board:
         # A cut can only cut something off if a point past its start meets the edge or an earlier cut.
         if not any(p in touched or self.is_start(p) for p in points[1:]):
             return board, [self.cells]
-        return board, split(self.cells, board.cuts)
+        return board, parts(self.cells, board.cuts)
 
     def touched(self) -> frozenset[Point]:
         """The lattice points on some cut."""
@@ -244,29 +198,8 @@ class Board:
         return kept
 
 
-def split(cells: frozenset[Cell], cuts: frozenset[Segment]) -> list[frozenset[Cell]]:
-    """The parts of `cells` joined across uncut lines (smallest square of each part first)."""
-    seen: set[Cell] = set()
-    found: list[frozenset[Cell]] = []
-    for start in sorted(cells):
-        if start in seen:
-            continue
-        seen.add(start)
-        stack = [start]
-        part = [start]
-        while stack:
-            r, c = cell = stack.pop()
-            for nb in ((r - 1, c), (r, c + 1), (r + 1, c), (r, c - 1)):
-                if nb in cells and nb not in seen and _segment(cell, nb) not in cuts:
-                    seen.add(nb)
-                    part.append(nb)
-                    stack.append(nb)
-        found.append(frozenset(part))
-    return found
-
-
 def _components(cells: frozenset[Cell]) -> int:
-    return len(split(cells, frozenset()))
+    return len(parts(cells, frozenset()))
 
 
 # ----- cards: what fits, and what a card is worth as it fills up ---------------------------------------
@@ -460,7 +393,7 @@ Turned = tuple[tuple[Cell, Cell, str], ...]
 def _pieces(card: ParkCard, free: frozenset[Cell]) -> tuple[frozenset[Cell], ...]:
     """The connected, walkway-whole pieces of a card's free area worth trying as one section."""
     walkway_of = {cell: frozenset(walkway) for walkway in card.walkways for cell in walkway}
-    groups = split(free, frozenset())
+    groups = parts(free, frozenset())
     found: dict[frozenset[Cell], None] = {}
     for group in groups:
         found[group] = None
@@ -647,7 +580,7 @@ def _find_regions(board: Board, context: Context) -> list[Target]:
     found = []
     for target in best.values():
         lines = needed_lines(board, target.region)
-        if not lines or (_cut_inside(target.region, board.cuts) and len(split(target.region, board.cuts)) != 1):
+        if not lines or (_cut_inside(target.region, board.cuts) and len(parts(target.region, board.cuts)) != 1):
             continue
         found.append(
             Target(
@@ -1067,7 +1000,7 @@ class PlanningBot:
                         return Keep(*min(piece))
         board = Board.of(game, player)
         context = Context.of(game, player)
-        pieces = split(board.cells, board.cuts)
+        pieces = parts(board.cells, board.cuts)
         best: tuple[float, Action] | None = None
         for piece in tied:
             freed = [tuple(sorted(other)) for other in pieces if other != piece]
@@ -1138,6 +1071,5 @@ __all__ = [
     "potential",
     "realize",
     "section_fits",
-    "split",
     "targets",
 ]

@@ -15,7 +15,7 @@ everyone cutting first and building after.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 from typing import ClassVar
@@ -193,6 +193,98 @@ def sheet_of(number: int) -> Sheet:
     return standard_sheet() if number == 0 else pad_sheet(number)
 
 
+# ----- cutting ----------------------------------------------------------------------------------------
+
+
+class SheetCuts:
+    """One player's sheet as the cutting rules see it: squares left, lines cut, cut ends, this round's cuts.
+
+    The game asks it about the real sheet; the planning bot about sheets it imagines cutting.
+    """
+
+    __slots__ = ("cells", "cuts", "ends", "round_cuts")
+
+    def __init__(
+        self,
+        cells: frozenset[Cell],
+        cuts: frozenset[Segment],
+        ends: frozenset[Point],
+        round_cuts: Sequence[tuple[Point, Point, str]],
+    ) -> None:
+        self.cells = cells
+        self.cuts = cuts
+        self.ends = ends
+        self.round_cuts = round_cuts
+
+    def is_start(self, point: Point) -> bool:
+        """A cut starts on the sheet's boundary as it is now, or at an end of an earlier cut."""
+        cells = self.cells
+        return point in self.ends or any(cell not in cells for cell in cells_at_point(point))
+
+    def problem(self, cut: Cut) -> tuple[str, str] | None:
+        """Why `cut` may not be made now as geometry (rule, reason), or None if it may; lengths are not checked."""
+        points = cut.points
+        if not all(0 <= r <= SHEET_ROWS and 0 <= c <= SHEET_COLS for r, c in points):
+            return "cut", "the cut would run off the park sheet"
+        if not self.is_start(points[0]):
+            (r0, c0), (r1, c1) = points[0], points[-1]
+            if self.is_start(points[-1]):
+                return "cut", f"a cut starts on the sheet's edge or at the end of an earlier cut; {r0},{c0} is neither"
+            return "cut", (
+                f"a cut starts on the sheet's edge or at the end of an earlier cut, and neither end of this one"
+                f" ({r0},{c0} or {r1},{c1}) is"
+            )
+        sheet, cut_already = self.cells, self.cuts
+        for k, (p, q) in enumerate(pairwise(points)):
+            a, b = edge_between(p, q)
+            if a not in sheet or b not in sheet:
+                return "cut", (
+                    f"step {k + 1} of the cut runs along the sheet's edge or into a section that came free:"
+                    " only lines between two squares still in the sheet can be cut"
+                )
+            if (a, b) in cut_already:
+                return "cut", f"step {k + 1} of the cut follows a line that is cut already"
+        axis = _AXIS[cut.direction]
+        ends = {points[0], points[-1]}
+        for start, end, other_axis in self.round_cuts:
+            if other_axis == axis and ends & {start, end}:
+                return "cut", (
+                    "this cut would continue a cut made this round in a straight line; cuts of one round may"
+                    " meet at an end only when they turn"
+                )
+        return None
+
+    def legal(self, lengths: Collection[int], first_only: bool = False) -> list[Cut]:
+        """Every legal cut of the given lengths (the same rules as cut_problem, walked one step at a time)."""
+        sheet, cut_already = self.cells, self.cuts
+        longest = max(lengths, default=0)
+        # End points of this round's cuts, per axis: a cut on the same axis may not touch them.
+        round_ends: dict[str, set[Point]] = {"h": set(), "v": set()}
+        for start, end, axis in self.round_cuts:
+            round_ends[axis].update((start, end))
+        found: list[Cut] = []
+        for point in LATTICE:
+            if not self.is_start(point):
+                continue
+            for direction in DIRS:
+                blocked = round_ends[_AXIS[direction]]
+                if point in blocked:
+                    continue
+                here = point
+                for length in range(1, longest + 1):
+                    step_to = _STEPS.get((here, direction))
+                    if step_to is None:
+                        break
+                    here, (a, b) = step_to
+                    if a not in sheet or b not in sheet or (a, b) in cut_already:
+                        break
+                    if length in lengths and here not in blocked:
+                        found.append(Cut(length, point[0], point[1], direction))
+                        if first_only:
+                            return found
+        return found
+
+
 # ----- what a placement needs -----------------------------------------------------------------------
 
 
@@ -324,78 +416,21 @@ class ClipCutParks(State):
 
     # ----- cutting --------------------------------------------------------------------------------
 
+    def cutting(self, seat: int) -> SheetCuts:
+        """The cutting rules' picture of a player's sheet as it is now."""
+        return SheetCuts(self.sheet[seat], self.cuts[seat], self.cut_ends[seat], self.round_cuts[seat])
+
     def is_start(self, seat: int, point: Point) -> bool:
-        """A cut starts on the sheet's boundary as it is now, or at an end of an earlier cut."""
-        sheet = self.sheet[seat]
-        return point in self.cut_ends[seat] or any(cell not in sheet for cell in cells_at_point(point))
+        return self.cutting(seat).is_start(point)
 
     def cut_problem(self, seat: int, cut: Cut) -> tuple[str, str] | None:
         """Why `cut` may not be made now as geometry (rule, reason), or None if it may; lengths are not checked."""
-        points = cut.points
-        if not all(0 <= r <= SHEET_ROWS and 0 <= c <= SHEET_COLS for r, c in points):
-            return "cut", "the cut would run off the park sheet"
-        if not self.is_start(seat, points[0]):
-            (r0, c0), (r1, c1) = points[0], points[-1]
-            if self.is_start(seat, points[-1]):
-                return "cut", f"a cut starts on the sheet's edge or at the end of an earlier cut; {r0},{c0} is neither"
-            return "cut", (
-                f"a cut starts on the sheet's edge or at the end of an earlier cut, and neither end of this one"
-                f" ({r0},{c0} or {r1},{c1}) is"
-            )
-        sheet, cut_already = self.sheet[seat], self.cuts[seat]
-        for k, (p, q) in enumerate(pairwise(points)):
-            a, b = edge_between(p, q)
-            if a not in sheet or b not in sheet:
-                return "cut", (
-                    f"step {k + 1} of the cut runs along the sheet's edge or into a section that came free:"
-                    " only lines between two squares still in the sheet can be cut"
-                )
-            if (a, b) in cut_already:
-                return "cut", f"step {k + 1} of the cut follows a line that is cut already"
-        axis = _AXIS[cut.direction]
-        ends = {points[0], points[-1]}
-        for start, end, other_axis in self.round_cuts[seat]:
-            if other_axis == axis and ends & {start, end}:
-                return "cut", (
-                    "this cut would continue a cut made this round in a straight line; cuts of one round may"
-                    " meet at an end only when they turn"
-                )
-        return None
+        return self.cutting(seat).problem(cut)
 
-    def _cuts_of(self, seat: int, lengths: Collection[int], first_only: bool = False) -> list[Action]:
-        """Every legal cut of the given lengths (the same rules as cut_problem, walked one step at a time)."""
-        sheet, cut_already = self.sheet[seat], self.cuts[seat]
-        longest = max(lengths, default=0)
-        # End points of this round's cuts, per axis: a cut on the same axis may not touch them.
-        round_ends: dict[str, set[Point]] = {"h": set(), "v": set()}
-        for start, end, axis in self.round_cuts[seat]:
-            round_ends[axis].update((start, end))
-        found: list[Action] = []
-        for point in LATTICE:
-            if not self.is_start(seat, point):
-                continue
-            for direction in DIRS:
-                blocked = round_ends[_AXIS[direction]]
-                if point in blocked:
-                    continue
-                here = point
-                for length in range(1, longest + 1):
-                    step_to = _STEPS.get((here, direction))
-                    if step_to is None:
-                        break
-                    here, (a, b) = step_to
-                    if a not in sheet or b not in sheet or (a, b) in cut_already:
-                        break
-                    if length in lengths and here not in blocked:
-                        found.append(Cut(length, point[0], point[1], direction))
-                        if first_only:
-                            return found
-        return found
-
-    def legal_cuts(self, seat: int, first_only: bool = False) -> list[Action]:
+    def legal_cuts(self, seat: int, first_only: bool = False) -> list[Cut]:
         if self.stage[seat] == "bonus":
-            return self._cuts_of(seat, BONUS_CUT_LENGTHS, first_only)
-        return self._cuts_of(seat, self.to_cut[seat], first_only)
+            return self.cutting(seat).legal(BONUS_CUT_LENGTHS, first_only)
+        return self.cutting(seat).legal(self.to_cut[seat], first_only)
 
     def _cut(self, seat: int, cut: Cut) -> None:
         points = cut.points
@@ -577,7 +612,7 @@ class ClipCutParks(State):
         self.round_cuts = [[] for _ in range(self.players)]
         if any(len(done) == self.dealt[seat] for seat, done in enumerate(self.completed)) and not self.solo:
             self.ended = ALL_CARDS_DONE
-        elif not self.solo and not any(self._cuts_of(seat, (1,), first_only=True) for seat in range(self.players)):
+        elif not self.solo and not any(self.cutting(seat).legal((1,), first_only=True) for seat in range(self.players)):
             self.ended = SHEETS_SPENT
         elif self.round >= self.option("round_limit"):
             self.ended = ROUND_LIMIT
@@ -592,7 +627,7 @@ class ClipCutParks(State):
     def _legal(self, player: int) -> list[Action]:
         stage = self.stage[player]
         if stage in ("cut", "bonus"):
-            return self.legal_cuts(player)
+            return [*self.legal_cuts(player)]
         if stage == "keep":
             return [Keep(*min(piece)) for piece in self.tied[player]]
         if stage == "build":
@@ -644,11 +679,11 @@ class ClipCutParks(State):
                     return fit.action
         if isinstance(action, Cut) and self.stage[player] in ("cut", "bonus") and action.length > 0:
             # The same line named from its other end: legal if that end is where a cut may start.
-            legal = self.legal_cuts(player)
-            if action not in legal:
+            sheet = self.cutting(player)
+            if sheet.problem(action) is not None:
                 end = action.points[-1]
                 reverse = Cut(action.length, end[0], end[1], OPPOSITE[action.direction])
-                if reverse in legal:
+                if sheet.problem(reverse) is None:
                     return reverse
         return action
 
