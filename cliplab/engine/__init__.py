@@ -2,7 +2,7 @@
 
 from .actions import Action, ActionCodec, Hidden
 from .errors import CliplabError, IllegalAction, OptionError, SaveError
-from .game import GameConfig, GameSpec, Option, OptionValue
+from .game import GameConfig, GameSpec, Option, OptionValue, round_limit
 from .outcome import Outcome
 from .registry import games, new_game, register, spec, variants
 from .save import from_json, load, save, to_json
@@ -31,6 +31,7 @@ __all__ = [
     "new_game",
     "register",
     "replay",
+    "round_limit",
     "save",
     "spec",
     "to_json",

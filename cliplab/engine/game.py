@@ -55,6 +55,18 @@ class Option:
             raise OptionError(f"option {self.name} takes a whole number, not {text!r}") from None
 
 
+def round_limit(default: int) -> Option:
+    """The house-rule option that bounds a game whose rulebook sets no limit on its rounds."""
+    return Option(
+        "round_limit",
+        int,
+        default,
+        "rounds after which the game stops and is scored (the rulebook has no limit)",
+        minimum=1,
+        maximum=1000,
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class GameConfig:
     """Everything that fixes a game before the first action: name, seats, seed and options."""

@@ -24,6 +24,7 @@ from cliplab.engine import (
     State,
     UniformChoice,
     register,
+    round_limit,
 )
 from cliplab.grid import PERPENDICULAR, Point, Segment, cells_at_point, edge_between, parts, rectangle, step
 
@@ -491,14 +492,7 @@ SPEC = register(
                 choices=("repeat", "snake"),
             ),
             Option("random_start", bool, False, "draw the start player from the seed instead of seat 0"),
-            Option(
-                "round_limit",
-                int,
-                40,
-                "rounds after which the game stops and is scored (the rulebook has no limit)",
-                minimum=1,
-                maximum=1000,
-            ),
+            round_limit(40),
         ),
         state_class=ClickCrack,
         max_length=_max_length,

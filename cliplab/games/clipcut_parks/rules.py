@@ -32,6 +32,7 @@ from cliplab.engine import (
     State,
     UniformChoice,
     register,
+    round_limit,
 )
 from cliplab.grid import (
     DIRECTIONS,
@@ -774,14 +775,7 @@ SPEC = register(
             ),
             Option("allow_flip", bool, False, "sections may be turned over (the back of a real sheet is blank)"),
             Option("voluntary_crumple", bool, False, "a section may be crumpled even when it fits somewhere"),
-            Option(
-                "round_limit",
-                int,
-                100,
-                "rounds after which the game stops and is scored (the rulebook has no limit)",
-                minimum=1,
-                maximum=1000,
-            ),
+            round_limit(100),
         ),
         state_class=ClipCutParks,
         max_length=_max_length,
