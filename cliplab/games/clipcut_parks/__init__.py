@@ -1,5 +1,29 @@
-"""ClipCut Parks (seeds/000): content as data, rules for every mode, bots."""
+"""ClipCut Parks (seeds/000): content as data, rules for every mode, bots; `GAME` declares it to the kit."""
+
+from cliplab.kit import Declaration
 
 from .rules import SPEC, ClipCutParks, Crumple, Cut, Deal, Keep, Place, Roll, Score, TearSheet
 
-__all__ = ["SPEC", "ClipCutParks", "Crumple", "Cut", "Deal", "Keep", "Place", "Roll", "Score", "TearSheet"]
+GAME = Declaration(
+    name="clipcut_parks",
+    bots={
+        "random": "cliplab.games.clipcut_parks.bots:RandomParksBot",
+        "heuristic": "cliplab.games.clipcut_parks.bots:PlanningBot",
+    },
+    default_bot="heuristic",
+    teach="clipcut_parks",
+)
+
+__all__ = [
+    "GAME",
+    "SPEC",
+    "ClipCutParks",
+    "Crumple",
+    "Cut",
+    "Deal",
+    "Keep",
+    "Place",
+    "Roll",
+    "Score",
+    "TearSheet",
+]
