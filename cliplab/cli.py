@@ -9,6 +9,7 @@ import signal
 import socket
 import subprocess
 import sys
+import time
 import webbrowser
 from collections.abc import Sequence
 from pathlib import Path
@@ -39,11 +40,15 @@ def _check_port(ip: str, port: int) -> None:
 
 
 def voila_command(folder: Path, ip: str, port: int, token: str | None) -> list[str]:
-    """Voila over the dashboards with safe defaults: no sources, no tracebacks, kernels warmed ahead."""
+    """Voila over the dashboards with safe defaults: no sources, no tracebacks, kernels warmed ahead.
+
+    Its root leads to the gallery (cliplab.ui.voila_server), and its own banner, which names the root, is
+    left out so that the one address printed is the gallery's.
+    """
     return [
         sys.executable,
         "-m",
-        "voila",
+        "cliplab.ui.voila_server",
         str(folder),
         "--no-browser",
         f"--port={port}",
@@ -55,8 +60,21 @@ def voila_command(folder: Path, ip: str, port: int, token: str | None) -> list[s
         "--pool_size=1",
         # Voila drops a cell's output after 4 s by default; under a class's load kernels answer later.
         "--VoilaExecutor.iopub_timeout=60",
+        "--Voila.log_level=WARN",
         f"--token={token or ''}",
     ]
+
+
+def _listening(process: subprocess.Popen[bytes], ip: str, port: int) -> bool:
+    """Wait until the server accepts connections (True) or has ended (False)."""
+    host = "127.0.0.1" if ip in ("0.0.0.0", "") else ip
+    while process.poll() is None:
+        try:
+            with socket.create_connection((host, port), timeout=0.5):
+                return True
+        except OSError:
+            time.sleep(0.2)
+    return False
 
 
 def _interrupt(signum: int, frame: object) -> None:
@@ -69,14 +87,17 @@ def serve(args: argparse.Namespace) -> int:
     token = None
     if args.token is not None:
         token = args.token or secrets.token_urlsafe(16)
-    url = f"http://{args.ip}:{args.port}/voila/render/index.ipynb" + (f"?token={token}" if token else "")
+    # The server root leads to the gallery, so this short address is the one a class types.
+    url = f"http://{args.ip}:{args.port}/" + (f"?token={token}" if token else "")
     process = subprocess.Popen(voila_command(folder, args.ip, args.port, token))
     # A plain `kill` (SIGTERM) of this command stops Voila the same way as Ctrl-C.
     signal.signal(signal.SIGTERM, _interrupt)
-    print(f"cliplab: the playtest gallery is at {url}\n(Ctrl-C stops the server and its kernels)", flush=True)
-    if args.open:
-        webbrowser.open(url)
     try:
+        # The address is printed once it answers, so whoever opens it at once finds the gallery.
+        if _listening(process, args.ip, args.port):
+            print(f"cliplab: the playtest gallery is at {url}\n(Ctrl-C stops the server and its kernels)", flush=True)
+            if args.open:
+                webbrowser.open(url)
         return process.wait()
     except KeyboardInterrupt:
         # SIGTERM makes Voila shut its kernels down and exit without asking for confirmation.

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import html
+import json
 import random
+import re
 import statistics
 from pathlib import Path
 
@@ -37,26 +39,55 @@ def _decisions_per_player(name: str, games_played: int = 20) -> float:
     return statistics.median(counts)
 
 
+_CARD_STYLE = (
+    "display:block;width:300px;padding:12px;border:1px solid #ccc;border-radius:8px;text-decoration:none;color:inherit"
+)
+
+
+def _notebook_heading(book: Path) -> tuple[str, str]:
+    """The first markdown cell's title line and first paragraph: how a non-game dashboard names itself."""
+    for cell in json.loads(book.read_text(encoding="utf-8")).get("cells", []):
+        if cell.get("cell_type") == "markdown":
+            lines = "".join(cell.get("source", "")).strip().splitlines()
+            title = lines[0].lstrip("# ").strip() if lines else book.stem
+            body = next((line.strip() for line in lines[1:] if line.strip()), "")
+            return title, body
+    return book.stem, ""
+
+
+def _game_card(name: str) -> str:
+    game = spec(name)
+    picture = getattr(_sample_position(name), "_repr_svg_", lambda: "")()
+    length = _decisions_per_player(name)
+    return (
+        f"<a class='cl-game' href='{name}.ipynb' data-game='{name}' style='{_CARD_STYLE}'>"
+        f"<h3 style='margin:0 0 4px'>{html.escape(game.title)}</h3>"
+        f"<div>{game.min_players}-{game.max_players} players</div>"
+        f"<div style='width:100%;margin:6px 0'>{picture}</div>"
+        f"<p style='margin:4px 0'>{html.escape(game.summary)}</p>"
+        f"<p style='margin:4px 0;color:#555'>A random-bot game takes about {length:.0f} decisions per player.</p>"
+        "</a>"
+    )
+
+
+def _tool_card(book: Path) -> str:
+    title, body = _notebook_heading(book)
+    # Markdown emphasis and links would show as raw marks here; the first sentence says enough.
+    summary = re.sub(r"[*_`]", "", body).split(". ")[0].rstrip(".") + "." if body else ""
+    return (
+        f"<a class='cl-tool' href='{book.name}' data-dashboard='{book.stem}' style='{_CARD_STYLE}'>"
+        f"<h3 style='margin:0 0 4px'>{html.escape(title)}</h3>"
+        f"<p style='margin:4px 0'>{html.escape(summary)}</p>"
+        "</a>"
+    )
+
+
 def gallery_html(folder: Path) -> str:
-    """HTML cards linking to the dashboards found in `folder` (named after the games)."""
-    cards = []
-    for name in games():
-        if not (folder / f"{name}.ipynb").exists():
-            continue
-        game = spec(name)
-        picture = getattr(_sample_position(name), "_repr_svg_", lambda: "")()
-        length = _decisions_per_player(name)
-        cards.append(
-            f"<a class='cl-game' href='{name}.ipynb' data-game='{name}' "
-            "style='display:block;width:300px;padding:12px;border:1px solid #ccc;border-radius:8px;"
-            "text-decoration:none;color:inherit'>"
-            f"<h3 style='margin:0 0 4px'>{html.escape(game.title)}</h3>"
-            f"<div>{game.min_players}-{game.max_players} players</div>"
-            f"<div style='width:100%;margin:6px 0'>{picture}</div>"
-            f"<p style='margin:4px 0'>{html.escape(game.summary)}</p>"
-            f"<p style='margin:4px 0;color:#555'>A random-bot game takes about {length:.0f} decisions per player.</p>"
-            "</a>"
-        )
+    """HTML cards linking to every dashboard in `folder`: the games (named after them) first, then the lab."""
+    books = {book.stem: book for book in folder.glob("*.ipynb") if book.stem != "index"}
+    games_shown = [name for name in games() if name in books]
+    cards = [_game_card(name) for name in games_shown]
+    cards += [_tool_card(books[stem]) for stem in sorted(books) if stem not in games_shown]
     if not cards:
         return "<p>No dashboards yet.</p>"
     return f"<div class='cl-gallery' style='display:flex;flex-wrap:wrap;gap:16px'>{''.join(cards)}</div>"

@@ -125,3 +125,12 @@ def test_with_a_token_requests_without_it_are_turned_away(tmp_path: Path) -> Non
             assert answer.status == 200
     finally:
         _stop(process)
+
+
+@pytest.mark.parametrize("path", ["", "voila/tree", "voila/tree/compare.ipynb"])
+def test_the_root_and_the_file_listing_lead_to_the_gallery(served: RunningServer, path: str) -> None:
+    opener = urllib.request.build_opener(_NoRedirect)
+    with pytest.raises(urllib.error.HTTPError) as moved:
+        opener.open(f"{served.url}{path}?token=kept", timeout=30)
+    assert moved.value.code == 302
+    assert moved.value.headers["Location"] == "/voila/render/index.ipynb?token=kept"
