@@ -38,6 +38,19 @@ def test_the_quick_start_has_exactly_a_serve_and_a_test_command() -> None:
     assert quick_start_commands() == ["bash .ci/serve", "bash .ci/test"]
 
 
+def test_setup_installs_with_no_extras_named(tmp_path: Path) -> None:
+    # The newest pip refuses ".[]"; setup must then install plain ".".
+    done = subprocess.run(
+        ["bash", ".ci/setup"],
+        cwd=REPO_ROOT,
+        env={**_private_env(tmp_path / "home"), "CLIPLAB_EXTRAS": ""},
+        capture_output=True,
+        text=True,
+        timeout=SETUP_AND_START_TIMEOUT,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
 def _wait_for_address(process: subprocess.Popen[str], log: list[str]) -> str:
     assert process.stdout is not None
     deadline = time.monotonic() + SETUP_AND_START_TIMEOUT
@@ -76,6 +89,11 @@ def test_the_readme_serve_command_serves_the_gallery_and_stops_cleanly(tmp_path:
         links = {link.get_attribute("href") for link in gallery.locator("a").all()}
         dashboards = {book.name for book in (REPO_ROOT / "notebooks" / "dashboards").glob("*.ipynb")}
         assert links == dashboards - {"index.ipynb"}, "every dashboard the server offers is in the gallery"
+        # Each page the gallery offers starts; the comparison page needs the lab's packages installed by setup.
+        gallery.locator("a[data-dashboard='compare']").click()
+        js_errors.wait_for(page.get_by_role("button", name="Run"), timeout=120_000)
+        page.go_back()
+        gallery = js_errors.wait_for(page.locator(".cl-gallery"), timeout=120_000)
         gallery.locator("a[data-game='click_crack']").click()
         js_errors.wait_for(page.locator(".cc-start"), timeout=120_000)
         cells = page.locator("div.cl-grid g[data-kind='cell'][data-r]")
