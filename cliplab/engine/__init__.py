@@ -1,7 +1,7 @@
 """The game protocol shared by every cliplab game."""
 
 from .actions import Action, ActionCodec, Hidden
-from .errors import CliplabError, IllegalAction, OptionError, SaveError
+from .errors import CliplabError, IllegalAction, OptionError, PositionError, SaveError
 from .game import GameConfig, GameSpec, Option, OptionValue, round_limit
 from .outcome import Outcome
 from .registry import games, new_game, register, spec, variants
@@ -22,6 +22,7 @@ __all__ = [
     "OptionError",
     "OptionValue",
     "Outcome",
+    "PositionError",
     "SaveError",
     "State",
     "UniformChoice",

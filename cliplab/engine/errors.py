@@ -36,3 +36,12 @@ class SaveError(CliplabError):
         self.where = where
         self.problem = problem
         super().__init__(f"{where}: {problem}")
+
+
+class PositionError(CliplabError, ValueError):
+    """A start position the rules cannot begin from. `field` names the field (e.g. "seats[1].pile[2]")."""
+
+    def __init__(self, field: str, problem: str) -> None:
+        self.field = field
+        self.problem = problem
+        super().__init__(f"{field}: {problem}")

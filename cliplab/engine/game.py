@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from .errors import OptionError
+from .errors import OptionError, PositionError
 
 if TYPE_CHECKING:
     from .state import State
@@ -67,20 +68,53 @@ def round_limit(default: int) -> Option:
     )
 
 
+def _sorted_set(value: Any) -> list[Any]:
+    """Sets in a start position are written sorted, so that equal positions give equal text."""
+    if isinstance(value, set | frozenset):
+        return sorted(value, key=lambda item: json.dumps(item, sort_keys=True))
+    raise TypeError(f"{type(value).__name__} is not plain data")
+
+
 @dataclass(frozen=True, slots=True)
 class GameConfig:
-    """Everything that fixes a game before the first action: name, seats, seed and options."""
+    """Everything that fixes a game before the first action: name, seats, seed, options and where it starts.
+
+    `start` is "" for the rules' own setup, or a start position: the game's named position fields as
+    canonical JSON (sorted keys, no spaces), which the rules' `_setup` checks and applies. Keeping it as
+    text keeps the configuration frozen and hashable, and a save carries it as it is.
+    """
 
     game: str
     players: int
     seed: int
     options: tuple[tuple[str, OptionValue], ...]
+    start: str = ""
 
     def option(self, name: str) -> Any:
         for key, value in self.options:
             if key == name:
                 return value
         raise KeyError(name)
+
+    def starting_at(self, fields: Mapping[str, Any]) -> GameConfig:
+        """This configuration beginning from a start position given as named fields of plain data."""
+        try:
+            text = json.dumps(fields, sort_keys=True, separators=(",", ":"), default=_sorted_set)
+        except (TypeError, ValueError) as err:
+            raise PositionError("start", f"a position holds plain data only ({err})") from None
+        return replace(self, start=text)
+
+    def start_fields(self) -> dict[str, Any] | None:
+        """The start position's fields, or None when the game begins with the rules' own setup."""
+        if not self.start:
+            return None
+        try:
+            fields = json.loads(self.start)
+        except json.JSONDecodeError as err:
+            raise PositionError("start", f"not valid JSON ({err.msg})") from None
+        if not isinstance(fields, dict):
+            raise PositionError("start", "a start position is a JSON object of named fields")
+        return fields
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,8 @@
 Format (version 1):
     {"format": "cliplab-save", "version": 1, "game": NAME, "players": N, "seed": S,
      "options": {NAME: VALUE, ...}, "log": [[SEAT, "action text"], ...]}
-Chance events are logged under seat -1.
+Chance events are logged under seat -1. A game begun from a start position (the rules' position builder)
+also has "start": {FIELD: VALUE, ...}, the position's named fields; the log replays from there.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .errors import CliplabError, SaveError
+from .errors import CliplabError, PositionError, SaveError
 from .state import State, replay
 
 FORMAT = "cliplab-save"
@@ -32,6 +33,9 @@ def to_json(state: State) -> str:
         "options": dict(config.options),
         "log": [[seat, str(action)] for seat, action in state.log],
     }
+    start = config.start_fields()
+    if start is not None:
+        record["start"] = start
     return json.dumps(record, indent=1)
 
 
@@ -82,7 +86,12 @@ def from_json(text: str) -> State:
     for index, entry in enumerate(entries):
         if not isinstance(entry, list) or len(entry) != 2 or type(entry[0]) is not int or not isinstance(entry[1], str):
             raise SaveError(f"log[{index}]", f"expected [seat, action text], found {entry!r}")
-    return replay(config, [(seat, action) for seat, action in entries])
+    if "start" in record:
+        config = config.starting_at(_field(record, "start", dict))
+    try:
+        return replay(config, [(seat, action) for seat, action in entries])
+    except PositionError as err:
+        raise SaveError(f"start.{err.field}", err.problem) from None
 
 
 def load(path: str | Path) -> State:

@@ -1,14 +1,14 @@
-"""Click & Crack positions for scenario and bot tests: placement through the API, then the cracks,
-broken-off tiles, lost penguins and scores of earlier play written into the state."""
+"""Click & Crack positions for scenario and bot tests, built with the rules' public position builder: a new
+round (nobody has set tiles yet) after the penguins were placed, with the cracks, broken-off tiles, lost
+penguins and scores of earlier play."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from cliplab.engine import new_game
 from cliplab.games.click_crack import ClickCrack
-from cliplab.games.click_crack.rules import FLOE
-from cliplab.grid import segment
+from cliplab.games.click_crack.rules import FLOE, position
+from cliplab.grid import cells_at_point
 
 Point = tuple[int, int]
 FAR_POINTS = [(5, 5), (5, 4), (5, 3), (4, 5), (3, 5), (5, 0), (4, 0), (3, 0)]
@@ -22,23 +22,14 @@ def arrange(
     scores: Iterable[int] | None = None,
     **options: object,
 ) -> ClickCrack:
-    """A game whose placement put penguin i on penguins[i]; penguins left out are placed far away,
-    or taken off the floe when listed as None."""
-    game = new_game("click_crack", players=players, **options)
-    assert isinstance(game, ClickCrack)
-    spare = iter(p for p in FAR_POINTS if p not in penguins.values())
-    for k, seat in enumerate(game.placement_order()):
-        penguin = 2 * seat + (k >= players)
-        at = penguins.get(penguin) or next(spare)
-        game.apply(f"place at {at[0]},{at[1]}", seat)
-    for penguin, at in penguins.items():
-        if at is None:
-            game.pos[penguin] = None
-    game.cracks = frozenset(segment(a, b) for a, b in cracks)
-    game.main = FLOE - frozenset(gone)
-    if scores is not None:
-        game.scores = list(scores)
-    return game
+    """Round 1 of a game with penguin i on penguins[i]; penguins left out stand far away (on the first of
+    FAR_POINTS still beside the floe), and those listed as None are off the floe."""
+    gone = set(gone)
+    spare = iter(
+        p for p in FAR_POINTS if p not in penguins.values() and any(t in FLOE - gone for t in cells_at_point(p))
+    )
+    where = [penguins[p] if p in penguins else next(spare) for p in range(2 * players)]
+    return position(players, penguins=where, cracks=cracks, gone=gone, scores=scores, **options)  # type: ignore[arg-type]
 
 
 def set_tiles(game: ClickCrack, settings: Mapping[int, str]) -> None:

@@ -396,8 +396,9 @@ def test_round_limit_ends_the_game_after_its_last_round() -> None:
         game.apply(game.legal_actions()[0])
     outcome = game.outcome()
     assert outcome is not None and outcome.termination == ROUND_LIMIT
-    placements, settings, tiles = 4, 2, 4
-    assert len(game.log) == placements + settings + tiles <= game.spec.longest(game.config)
+    # The arranged game begins after placement: its log holds round 1 only.
+    settings, tiles = 2, 4
+    assert len(game.log) == settings + tiles <= game.spec.longest(game.config)
 
 
 def test_most_points_wins() -> None:

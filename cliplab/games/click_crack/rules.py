@@ -8,9 +8,9 @@ point (r, c) being the top-left corner of tile (r, c). A crack is the segment be
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from cliplab.engine import (
     CHANCE,
@@ -21,11 +21,13 @@ from cliplab.engine import (
     Option,
     OptionValue,
     Outcome,
+    PositionError,
     State,
     UniformChoice,
     register,
     round_limit,
 )
+from cliplab.engine.position import boolean, check_fields, integer, items, place, word
 from cliplab.grid import PERPENDICULAR, Point, Segment, cells_at_point, edge_between, parts, rectangle, step
 
 SIZE = 5  # tiles per side
@@ -167,6 +169,9 @@ class ClickCrack(State):
         self.push_sides: dict[str, list[tuple[int, Point]]] = {}  # side -> moves, while choosing a side
         self.halves: tuple[frozenset[tuple[int, int]], ...] = ()  # the equal halves, while choosing one
         self.ended = ""
+        start = self.config.start_fields()
+        if start is not None:
+            _begin_at(self, start)
 
     # ----- who moves ----------------------------------------------------------------------------
 
@@ -468,6 +473,228 @@ class ClickCrack(State):
         return render(describe(self))
 
 
+# ----- start positions ---------------------------------------------------------------------------------
+
+POSITION_FIELDS = (
+    "penguins",
+    "cracks",
+    "gone",
+    "scores",
+    "phase",
+    "round",
+    "start_player",
+    "tiles",
+    "used",
+    "acting",
+    "second_pass",
+)
+POSITION_PHASES = ("place", "program", "perform")
+
+
+def position(
+    players: int = 3,
+    seed: int = 0,
+    *,
+    penguins: Sequence[Point | None],
+    cracks: Iterable[tuple[Point, Point]] = (),
+    gone: Iterable[tuple[int, int]] = (),
+    scores: Sequence[int] | None = None,
+    phase: str = "program",
+    round: int | None = None,
+    start_player: int = 0,
+    tiles: Sequence[Sequence[tuple[str, str]]] | None = None,
+    used: Sequence[Sequence[bool]] | None = None,
+    acting: int | None = None,
+    second_pass: bool = False,
+    **options: OptionValue,
+) -> ClickCrack:
+    """A game of Click & Crack that begins at the position these fields describe (PositionError if none can).
+
+    penguins      where penguin i (seat i // 2) stands: an intersection (row, col), 0-5 each way, touching a
+                  tile of the main floe; None if it is off the floe (fallen in, or not placed yet)
+    cracks        cracks, each as the two floe tiles (row, col), 0-4, on either side of it
+    gone          tiles broken off the main floe; what is left must be one piece under the cracks
+    scores        each seat's points (default all 0); a score of 7 would have ended the game
+    phase         "place" (penguins are being placed: those placed are the first of the placement order),
+                  "program" (a new round: nobody has set their tiles yet) or "perform" (tiles revealed)
+    round         the round (default 1; 0 while placing)
+    start_player  the seat holding the start marker (it must have a penguin once placing is over)
+    tiles, used   perform only: each seat's two revealed tiles as (kind, direction) and which are carried out
+    acting        perform only: the seat to carry out a tile now (default the start player)
+    second_pass   perform only: whether the second pass of the round has begun
+    options       the game's options (placement_order, round_limit, ...)
+
+    The result is a game like any other: it saves and loads with its start position, and undo goes back to
+    this position and no further. `position_of` reads these fields back from a game.
+    """
+    fields: dict[str, Any] = {
+        "penguins": list(penguins),
+        "cracks": {_ordered(crack) for crack in cracks},
+        "gone": set(gone),
+        "scores": [0] * players if scores is None else list(scores),
+        "phase": phase,
+        "round": (0 if phase == "place" else 1) if round is None else round,
+        "start_player": start_player,
+        "second_pass": second_pass,
+    }
+    if phase == "perform" or tiles is not None or used is not None or acting is not None:
+        # Filled in whole so that one position always gives one configuration.
+        fields["tiles"] = tiles
+        fields["used"] = [[False, False]] * players if used is None else used
+        fields["acting"] = start_player if acting is None else acting
+    game = ClickCrack(SPEC.config(players, seed, **options).starting_at(fields))
+    return game
+
+
+def _ordered(pair: Any) -> Any:
+    """A crack named by its tiles in either order is the same crack (anything else is left for the checks)."""
+    try:
+        return tuple(sorted(tuple(part) for part in pair))
+    except TypeError:
+        return pair
+
+
+def position_of(game: ClickCrack) -> dict[str, Any]:
+    """The fields of `position` that describe the game as it stands (between tiles, with no secret settings)."""
+    if game.phase not in POSITION_PHASES:
+        raise PositionError(
+            "phase", f"a position is read between tiles (place, program or perform), not in {game.phase}"
+        )
+    if game.secret_at:
+        raise PositionError("tiles", "some tiles are set in secret; a position in the program phase has none set")
+    fields: dict[str, Any] = {
+        "penguins": list(game.pos),
+        "cracks": sorted(game.cracks),
+        "gone": sorted(FLOE - game.main),
+        "scores": list(game.scores),
+        "phase": game.phase,
+        "round": game.round,
+        "start_player": game.start,
+        "second_pass": game.second_pass,
+    }
+    if game.phase == "perform":
+        fields.update(tiles=list(game.tiles), used=[list(flags) for flags in game.used], acting=game.active)
+    return fields
+
+
+def _begin_at(game: ClickCrack, fields: dict[str, Any]) -> None:
+    """Check a start position's fields and set the game up there (called by _setup)."""
+    check_fields(fields, POSITION_FIELDS)
+    n = game.players
+    phase = word(fields.get("phase", "program"), "phase", POSITION_PHASES)
+    gone = [
+        place(tile, f"gone[{i}]", SIZE, SIZE, "tile") for i, tile in enumerate(items(fields.get("gone", []), "gone"))
+    ]
+    main = FLOE - frozenset(gone)
+    cracks = frozenset(
+        _crack(value, f"cracks[{i}]") for i, value in enumerate(items(fields.get("cracks", []), "cracks"))
+    )
+    pieces = parts(main, cracks)
+    if len(pieces) != 1:
+        raise PositionError("gone", f"the main floe is in {len(pieces)} pieces; name the tiles that broke off in gone")
+    if len(main) <= SMALLEST_FLOE:
+        raise PositionError(
+            "gone", f"a main floe of {len(main)} tiles has ended the game (it needs more than {SMALLEST_FLOE})"
+        )
+    pos: list[Point | None] = []
+    for i, value in enumerate(items(fields.get("penguins"), "penguins", 2 * n)):
+        where = f"penguins[{i}]"
+        at = None if value is None else place(value, where, POINTS, POINTS, "intersection")
+        if at is not None and not any(tile in main for tile in cells_at_point(at)):
+            raise PositionError(where, f"intersection {at} touches no tile of the main floe")
+        if at is not None and at in pos:
+            raise PositionError(where, f"penguin {pos.index(at)} stands on {at} already")
+        pos.append(at)
+    scores = [integer(v, f"scores[{i}]") for i, v in enumerate(items(fields.get("scores", [0] * n), "scores", n))]
+    for seat, score in enumerate(scores):
+        if score >= WINNING_SCORE:
+            raise PositionError(
+                f"scores[{seat}]", f"a score of {score} has ended the game (it ends at {WINNING_SCORE})"
+            )
+    start = integer(fields.get("start_player", 0), "start_player", 0, n - 1)
+    game.phase, game.start, game.pos, game.main, game.cracks, game.scores = phase, start, pos, main, cracks, scores
+    if phase == "place":
+        _begin_placing(game, fields)
+        return
+    if len(game.on_floe()) < FEWEST_PENGUINS:
+        raise PositionError("penguins", f"fewer than {FEWEST_PENGUINS} penguins on the floe have ended the game")
+    if not game.penguins_of(start):
+        raise PositionError("start_player", f"seat {start} has no penguin on the floe to start the round with")
+    game.placed = 2 * n
+    game.round = integer(fields.get("round", 1), "round", 1, game.option("round_limit"))
+    if phase == "program":
+        for name in ("tiles", "used", "acting"):
+            if name in fields:
+                raise PositionError(name, "tiles are secret until all are set: a program position has none set yet")
+        if fields.get("second_pass", False) is not False:
+            raise PositionError("second_pass", "the passes begin once the tiles are revealed")
+        return
+    _begin_performing(game, fields)
+
+
+def _crack(value: Any, where: str) -> Segment:
+    pair = items(value, where, 2)
+    a, b = (place(tile, f"{where}[{k}]", SIZE, SIZE, "tile") for k, tile in enumerate(pair))
+    if abs(a[0] - b[0]) + abs(a[1] - b[1]) != 1:
+        raise PositionError(where, f"tiles {a} and {b} are not side by side, so no crack runs between them")
+    return (a, b) if a < b else (b, a)
+
+
+def _begin_placing(game: ClickCrack, fields: dict[str, Any]) -> None:
+    n = game.players
+    for name in ("cracks", "gone", "tiles", "used", "acting"):
+        if fields.get(name):
+            raise PositionError(name, "nothing cracks and no tiles are set while penguins are being placed")
+    if any(game.scores):
+        raise PositionError("scores", "nobody scores while penguins are being placed")
+    order = game.placement_order()
+    placed = sum(at is not None for at in game.pos)
+    for slot, seat in enumerate(order):
+        penguin = 2 * seat + (slot >= n)
+        if (game.pos[penguin] is not None) != (slot < placed):
+            raise PositionError(
+                f"penguins[{penguin}]",
+                f"penguins are placed in turn ({', '.join(f'seat {s}' for s in order)}): with {placed} placed,"
+                f" penguin {penguin} {'is' if slot < placed else 'is not'} one of them",
+            )
+    game.placed = placed
+    game.round = integer(fields.get("round", 0), "round", 0, 0)
+    if placed == 2 * n:
+        raise PositionError("phase", "every penguin is placed: the position is in the program phase")
+
+
+def _begin_performing(game: ClickCrack, fields: dict[str, Any]) -> None:
+    n = game.players
+    tiles: list[tuple[tuple[str, str], ...]] = []
+    for seat, value in enumerate(items(fields.get("tiles"), "tiles", n)):
+        where = f"tiles[{seat}]"
+        chosen = items(value, where, 2 if game.penguins_of(seat) else 0)
+        pairs = []
+        for k, tile in enumerate(chosen):
+            kind, direction = items(tile, f"{where}[{k}]", 2)
+            pairs.append((word(kind, f"{where}[{k}]", KINDS), word(direction, f"{where}[{k}]", DIRS)))
+        tiles.append(SetTiles(*pairs[0], *pairs[1]).tiles if pairs else ())
+    used = []
+    for seat, value in enumerate(items(fields.get("used", [[False, False]] * n), "used", n)):
+        used.append([boolean(flag, f"used[{seat}][{k}]") for k, flag in enumerate(items(value, f"used[{seat}]", 2))])
+    acting = integer(fields.get("acting", game.start), "acting", 0, n - 1)
+    if not game.penguins_of(acting):
+        raise PositionError("acting", f"seat {acting} has no penguin on the floe and sits out")
+    second_pass = boolean(fields.get("second_pass", False), "second_pass")
+    offset = (acting - game.start) % n
+    for k in range(n):
+        seat = (game.start + k) % n
+        # Tiles carried out so far: one per pass this seat has had its turn in (a pass uses none).
+        turns = second_pass + (k < offset)
+        if sum(used[seat]) > turns:
+            raise PositionError(
+                f"used[{seat}]", f"seat {seat} has had {turns} turn(s) this round, not {sum(used[seat])}"
+            )
+    if all(used[acting]):
+        raise PositionError("acting", f"seat {acting} has carried out both its tiles")
+    game.tiles, game.used, game.second_pass, game.actor_offset = tiles, used, second_pass, offset
+
+
 def _max_length(players: int, options: Mapping[str, OptionValue]) -> int:
     # A chance draw, two placements each, then per round: a setting, two tiles and two choices each.
     rounds = options["round_limit"]
@@ -500,4 +727,16 @@ SPEC = register(
     )
 )
 
-__all__ = ["CHANCE", "SPEC", "BreakOff", "ClickCrack", "Pass", "Perform", "Place", "PushAside", "SetTiles"]
+__all__ = [
+    "CHANCE",
+    "SPEC",
+    "BreakOff",
+    "ClickCrack",
+    "Pass",
+    "Perform",
+    "Place",
+    "PushAside",
+    "SetTiles",
+    "position",
+    "position_of",
+]
