@@ -22,7 +22,11 @@ class RandomBot:
         self.rng = random.Random(seed)
 
     def choose(self, view: State, player: int) -> Action:
-        actions = view.legal_actions(player)
+        return self.choose_from(view.legal_actions(player), player)
+
+    def choose_from(self, actions: Sequence[Action], player: int) -> Action:
+        """The choice `choose` makes from these legal actions; a simulation that has listed them already
+        (a view lists the same legal actions as the game) saves building a view."""
         return actions[self.rng.randrange(len(actions))]
 
 

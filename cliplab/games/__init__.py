@@ -1,5 +1,2 @@
-"""One package per game; importing this package registers them all."""
-
-from . import click_crack, clipcut_parks
-
-__all__ = ["click_crack", "clipcut_parks"]
+"""One package per game. Games are found through the "cliplab.games" entry points (cliplab.engine.registry),
+never by importing this package, so importing one game imports no other."""

@@ -6,28 +6,28 @@ generates seeds the game (its chance events), the next ones seed the bots, one p
 therefore depends only on (setup, S, i): not on N, on how games are split into chunks, on the executor or
 on the order results arrive in. A run of 100 games is the first 100 games of a run of 10,000.
 
-Game-specific hooks live in an optional module `cliplab.games.<package>.stats`:
+Game-specific numbers come from the game's declaration (`cliplab.kit.declaration(game)`):
 
-- `stats(state) -> dict[str, float]`: numbers about a finished game (columns `stat_<name>`);
-- `live_scores(state) -> Sequence[float]`: the score of each seat during play (default: the state's
-  `scores` attribute, if it has one), recorded after every decision for lead changes and drama;
-- `TIMEOUTS`: the terminations (Outcome.termination) that mean the game was stopped by a limit rather
+- `metrics`: numbers about a finished game (columns `stat_<name>`; "rounds" fills the `rounds` column);
+- `live_scores`: the score of each seat during play, recorded after every decision for lead changes and
+  drama (a game without it has no score traces);
+- `timeouts`: the terminations (Outcome.termination) that mean the game was stopped by a limit rather
   than won.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from types import ModuleType
 from typing import Any
 
 import numpy as np
 
 from cliplab.engine import CHANCE, OptionValue, State, spec
+from cliplab.kit import declaration
 
-from .bots import BotSpec, bot_label, factory, game_package, optional_module, resolve_name
+from .bots import BotSpec, bot_label, factory, resolve_name
 
 EXECUTORS = ("inline", "processes", "dask")
 
@@ -114,45 +114,14 @@ def game_seeds(run_seed: int, index: int, players: int) -> tuple[int, list[int]]
     return values[0], values[1:]
 
 
-@dataclass
-class _Hooks:
-    stats: Callable[[State], Mapping[str, float]] | None
-    live_scores: Callable[[State], Sequence[float]] | None
-    timeouts: frozenset[str]
-
-
-_HOOKS: dict[str, _Hooks] = {}
-
-
-def hooks(game: str) -> _Hooks:
-    """The game's optional statistics hooks (see the module docstring), loaded once."""
-    found = _HOOKS.get(game)
-    if found is None:
-        module: ModuleType | None = optional_module(game_package(game) + ".stats")
-        found = _HOOKS[game] = _Hooks(
-            getattr(module, "stats", None),
-            getattr(module, "live_scores", None),
-            frozenset(getattr(module, "TIMEOUTS", ())),
-        )
-    return found
-
-
-def _score_reader(state: State, hook: Callable[[State], Sequence[float]] | None) -> Callable[[], Sequence[float]]:
-    if hook is not None:
-        return lambda: hook(state)
-    if isinstance(getattr(state, "scores", None), list | tuple):
-        return lambda: state.scores  # type: ignore[attr-defined]
-    return lambda: ()
-
-
 def play_game(setup: Setup, run_seed: int, index: int) -> tuple[State, dict[str, Any]]:
     """Play game `index` of a run to its end; returns the final state and its result row."""
     game_seed, bot_seeds = game_seeds(run_seed, index, setup.players)
     state = spec(setup.game).new(setup.players, game_seed, setup.variant, **setup.options)
     bots = [factory(setup.game, bot)(seed) for bot, seed in zip(setup.bots, bot_seeds, strict=True)]
     pickers = [getattr(bot, "choose_from", None) for bot in bots]
-    game_hooks = hooks(setup.game)
-    live = _score_reader(state, game_hooks.live_scores)
+    kit = declaration(setup.game)
+    live = kit.live_score_reader()
     longest = spec(setup.game).longest(state.config)
     players = setup.players
     branching: list[int] = []
@@ -178,11 +147,13 @@ def play_game(setup: Setup, run_seed: int, index: int) -> tuple[State, dict[str,
             state.apply_fast(action, seat)
             branching.append(options)
             movers.append(seat)
-            scores.append(tuple(live()))
+            scores.append(tuple(live(state)))
         if len(state.log) > longest:
             raise SimulationError(f"game {index} (seed {game_seed}) is longer than the game's limit of {longest}")
     traces = [list(trace) for trace in zip(*scores, strict=True)] if scores and scores[0] else [[]] * players
     winners = list(outcome.winners)
+    stats = kit.design_metrics(state)
+    rounds = stats.pop("rounds", None)
     row: dict[str, Any] = setup.columns(run_seed)
     row.update(
         game_index=index,
@@ -190,8 +161,8 @@ def play_game(setup: Setup, run_seed: int, index: int) -> tuple[State, dict[str,
         winners=winners,
         n_winners=len(winners),
         termination=outcome.termination,
-        timeout=outcome.termination in game_hooks.timeouts,
-        rounds=getattr(state, "round", None),
+        timeout=outcome.termination in kit.timeouts,
+        rounds=None if rounds is None else int(rounds),
         actions=len(state.log),
         decisions=sum(1 for seat, _ in state.log if seat != CHANCE),
     )
@@ -207,9 +178,8 @@ def play_game(setup: Setup, run_seed: int, index: int) -> tuple[State, dict[str,
         row[f"forced_{seat}"] = sum(
             1 for mover, options in zip(movers, branching, strict=True) if mover == seat and options == 1
         )
-    if game_hooks.stats is not None:
-        for key, value in game_hooks.stats(state).items():
-            row[f"stat_{key}"] = value
+    for key, value in stats.items():
+        row[f"stat_{key}"] = value
     row["branching"] = branching
     for seat in range(players):
         row[f"score_trace_{seat}"] = [float(score) for score in traces[seat]]
@@ -221,4 +191,4 @@ def play_chunk(setup: Setup, run_seed: int, start: int, stop: int) -> list[dict[
     return [play_game(setup, run_seed, index)[1] for index in range(start, stop)]
 
 
-__all__ = ["EXECUTORS", "Setup", "SimulationError", "game_seeds", "hooks", "make_setup", "play_chunk", "play_game"]
+__all__ = ["EXECUTORS", "Setup", "SimulationError", "game_seeds", "make_setup", "play_chunk", "play_game"]

@@ -510,7 +510,8 @@ ALLOWED = {
     ("cliplab/engine/save.py", "save", "write_text"): "same path as above",
     ("cliplab/engine/save.py", "load", "Path"): "a path from Python code (the dashboard loads by upload)",
     ("cliplab/engine/save.py", "load", "read_text"): "same path as above",
-    ("cliplab/engine/registry.py", "_load_games", "importlib.import_module"): "the fixed name 'cliplab.games'",
+    ("cliplab/kit.py", "resolve", "importlib.import_module"): "a 'module:attr' named by an installed game's "
+    "declaration, or a bot named by the person running `cliplab simulate` (bots by name are checked first)",
     # ClipCut Parks content: the shipped data files, or a designer's file named from Python; only read.
     ("cliplab/games/clipcut_parks/content.py", "<module>", "Path"): "the package's data folder, from __file__",
     ("cliplab/games/clipcut_parks/content.py", "_read_toml", "read_bytes"): "a content file (see the two below)",
@@ -518,8 +519,6 @@ ALLOWED = {
     ("cliplab/games/clipcut_parks/content.py", "load_sheet", "Path"): "same",
     # cliplab.sim: batch runs from `cliplab simulate` or Python; no dashboard imports it.
     ("cliplab/sim/__init__.py", "__getattr__", "importlib.import_module"): "a submodule from the fixed _LAZY table",
-    ("cliplab/sim/bots.py", "optional_module", "importlib.import_module"): "a registered game's own .bots module",
-    ("cliplab/sim/bots.py", "factory", "importlib.import_module"): "a 'module:attr' bot named by the person running it",
     ("cliplab/sim/store.py", "write", "to_parquet"): "the results file named on the command line",
     ("cliplab/sim/store.py", "write", "to_csv"): "same",
     ("cliplab/sim/store.py", "write", "os.replace"): "same",

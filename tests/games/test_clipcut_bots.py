@@ -20,7 +20,6 @@ from cliplab.bots.random_bot import Bot
 from cliplab.engine import Action, State, new_game
 from cliplab.games.clipcut_parks import ClipCutParks, Cut, Keep, Place, Score
 from cliplab.games.clipcut_parks.bots import (
-    BOTS,
     Board,
     Context,
     PlanningBot,
@@ -281,10 +280,10 @@ def test_section_fits_agree_with_the_engine() -> None:
 
 
 def test_simulations_find_the_bots_by_name() -> None:
-    assert BOTS["planning"] is PlanningBot and BOTS["heuristic"] is PlanningBot
-    assert {"random", "planning", "heuristic"} <= set(bot_names("clipcut_parks"))
+    assert bot_names("clipcut_parks") == ["random", "heuristic"]
     assert resolve_name("clipcut_parks", "default") == "heuristic"
-    assert factory("clipcut_parks", "planning") is PlanningBot
+    assert factory("clipcut_parks", "heuristic") is PlanningBot
+    assert factory("clipcut_parks", "random") is RandomParksBot
 
 
 GAMES = 50

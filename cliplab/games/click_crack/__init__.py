@@ -2,7 +2,7 @@
 
 from cliplab.kit import Declaration
 
-from .rules import SPEC, BreakOff, ClickCrack, Pass, Perform, Place, PushAside, SetTiles
+from .rules import ROUND_LIMIT, SPEC, BreakOff, ClickCrack, Pass, Perform, Place, PushAside, SetTiles
 
 GAME = Declaration(
     name="click_crack",
@@ -12,6 +12,11 @@ GAME = Declaration(
         "search": "cliplab.games.click_crack.bots:search_bot",
     },
     default_bot="heuristic",
+    picture="cliplab.games.click_crack.picture:ClickCrackPicture",
+    breakdown="cliplab.games.click_crack.score:breakdown",
+    live_scores="cliplab.games.click_crack.score:live_scores",
+    metrics="cliplab.games.click_crack.score:metrics",
+    timeouts=frozenset({ROUND_LIMIT}),
     teach="click_crack",
 )
 

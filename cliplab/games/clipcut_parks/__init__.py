@@ -2,7 +2,7 @@
 
 from cliplab.kit import Declaration
 
-from .rules import SPEC, ClipCutParks, Crumple, Cut, Deal, Keep, Place, Roll, Score, TearSheet
+from .rules import ROUND_LIMIT, SPEC, ClipCutParks, Crumple, Cut, Deal, Keep, Place, Roll, Score, TearSheet
 
 GAME = Declaration(
     name="clipcut_parks",
@@ -11,6 +11,10 @@ GAME = Declaration(
         "heuristic": "cliplab.games.clipcut_parks.bots:PlanningBot",
     },
     default_bot="heuristic",
+    breakdown="cliplab.games.clipcut_parks.score:breakdown",
+    live_scores="cliplab.games.clipcut_parks.score:live_scores",
+    metrics="cliplab.games.clipcut_parks.score:metrics",
+    timeouts=frozenset({ROUND_LIMIT}),
     teach="clipcut_parks",
 )
 
