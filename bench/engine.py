@@ -10,7 +10,11 @@ When open_spiel is installed, the same random playouts are timed for OpenSpiel's
 `python_tic_tac_toe` and its C++ `dots_and_boxes` (5x5 boxes), and each cliplab game's actions per second
 is compared with python_tic_tac_toe's: our goal is to be at or above it.
 
-Run:  .venv/bin/python bench/engine.py [--seconds S] [--games N] [--repeats R] [--all-players]
+A second table gives, per game, the cost of what bots ask for on every decision: a seat's view
+(`state.view(seat)`), the spectator view (`state.view(None)`), a clone, and a determinized sample of a
+view, in microseconds per call, over positions taken every few actions from seeded random games.
+
+Run:  .venv/bin/python bench/engine.py [--seconds S] [--games N] [--repeats R] [--all-players] [--views-only]
 (--seconds is the total timing budget, default 40; --games fixes the games per batch instead.)
 """
 
@@ -29,7 +33,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import metadata
 
-from cliplab.engine import games, spec
+from cliplab.engine import State, games, spec
 
 Playout = Callable[[int, random.Random], int]  # plays one game (seed, rng), returns the actions taken
 
@@ -94,6 +98,60 @@ def measure(play: Playout, budget: float, repeats: int, batch: int | None) -> tu
     return games_per_s, actions_per_s, round(total / (repeats * batch))
 
 
+VIEW_GAMES = 6  # seeded random games per game whose positions the view table times
+VIEW_EVERY = 5  # a position every this many actions
+
+
+def positions(name: str, players: int) -> list[State]:
+    """Positions from seeded random games: every VIEW_EVERY actions, until each game ends."""
+    found = []
+    for seed in range(VIEW_GAMES):
+        rng = random.Random(seed)
+        state = spec(name).new(players, seed)
+        done = 0
+        while not state.is_over():
+            for seat in state.to_move():
+                state.apply_fast(rng.choice(state.legal_actions(seat)), seat)
+                done += 1
+                if done % VIEW_EVERY == 0:
+                    found.append(state.clone())
+    return found
+
+
+def per_call(states: list[State], call: Callable[[State], object], repeats: int) -> list[float]:
+    """Microseconds per call of `call` over `states`, once per repeat."""
+    times = []
+    for _ in range(repeats):
+        gc.collect()
+        begin = time.perf_counter()
+        for state in states:
+            call(state)
+        times.append((time.perf_counter() - begin) / len(states) * 1e6)
+    return times
+
+
+def mover(state: State) -> int:
+    return state.to_move()[0] if state.to_move() else 0
+
+
+def view_table(cases: list[tuple[str, int]], repeats: int) -> None:
+    calls: list[tuple[str, Callable[[State], object]]] = [
+        ("view(seat)", lambda state: state.view(mover(state))),
+        ("view(None)", lambda state: state.view(None)),
+        ("clone()", lambda state: state.clone()),
+    ]
+    heads = "  ".join(f"{label + ' us':>24}" for label, _ in calls)
+    print(f"{'game':<16}  pl  positions  log  {heads}  determinize us")
+    for name, players in cases:
+        states = positions(name, players)
+        log = statistics.mean(len(state.log) for state in states)
+        cells = [spread(per_call(states, call, repeats)) for _, call in calls]
+        views = [state.view(mover(state)) for state in states]
+        sampled = per_call(views, lambda view: view.determinize(random.Random(0)), max(1, repeats // 2))
+        row = "  ".join(f"{cell:>24}" for cell in cells)
+        print(f"{name:<16}  {players:>2}  {len(states):>9}  {log:>3.0f}  {row}  {statistics.median(sampled):>14,.0f}")
+
+
 def spread(values: list[float] | None) -> str:
     if not values:
         return "-"
@@ -126,6 +184,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, help="games per batch (default: sized from --seconds)")
     parser.add_argument("--repeats", type=int, default=5, help="timed batches per figure (default 5)")
     parser.add_argument("--all-players", action="store_true", help="every player count, not just the default")
+    parser.add_argument("--views-only", action="store_true", help="only the table of view and clone costs")
     args = parser.parse_args()
 
     pinning = pin_to_one_core()
@@ -147,6 +206,12 @@ def main() -> None:
     if openspiel:
         versions += f", open_spiel {metadata.version('open_spiel')}"
     print(f"{versions}; {args.repeats} batches per figure, median (min-max); random play, seeded\n")
+
+    print("Views, clones and determinized samples, microseconds per call, median (min-max):")
+    view_table(cases, args.repeats)
+    print()
+    if args.views_only:
+        return
 
     results = []
     for name, players in cases:

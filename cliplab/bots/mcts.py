@@ -1,8 +1,9 @@
 """A game-independent search bot: determinized Monte Carlo tree search on samples of its own view.
 
-`MCTSBot.choose(view, player)` plans only on `view.determinize(rng)`: complete games in which every entry
-hidden from `player` is replaced by a sample, a fresh one each iteration (when the view hides nothing, one
-determinization is made and copied). It never sees the real game, so it cannot use what its player cannot.
+`MCTSBot.choose(view, player)` plans only on `view.determinize(rng)`: complete games in which everything
+hidden from `player` (secret choices, face-down cards) is a sample and the chance still to come is drawn
+from a fresh seed, a new sample each iteration. It never sees the real game or its seed, so it cannot use
+what its player cannot.
 
 The search is single-observer information-set MCTS (Cowling, Powley and Whitehouse 2012) from `player`'s
 side, for any number of seats:
@@ -126,12 +127,10 @@ class MCTSBot:
         rng = random.Random(f"{self.seed}/{player}/{view.fingerprint()}")
         root = _Node()
         allowed = self._seed_root(root, view, player, actions)
-        hides = any(isinstance(action, Hidden) for _, action in view.log)
-        base = None if hides else view.determinize(rng)
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         done = 0
         while True:
-            state = view.determinize(rng) if base is None else base.clone()
+            state = view.determinize(rng)
             self._iterate(root, state, player, rng, allowed)
             done += 1
             if self.iterations is not None and done >= self.iterations:

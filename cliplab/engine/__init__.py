@@ -1,6 +1,6 @@
 """The game protocol shared by every cliplab game."""
 
-from .actions import Action, ActionCodec, Hidden
+from .actions import Action, ActionCodec, Hidden, HiddenChance
 from .errors import CliplabError, IllegalAction, OptionError, PositionError, SaveError
 from .game import GameConfig, GameSpec, Option, OptionValue, round_limit
 from .outcome import Outcome
@@ -17,6 +17,7 @@ __all__ = [
     "GameConfig",
     "GameSpec",
     "Hidden",
+    "HiddenChance",
     "IllegalAction",
     "Option",
     "OptionError",

@@ -32,9 +32,16 @@ class Action:
 
 @dataclass(frozen=True, slots=True)
 class Hidden(Action):
-    """Stands in a player's view for another player's secret choice."""
+    """Stands in a view's log for an entry its seat may not see: another player's secret choice."""
 
     TEMPLATE: ClassVar[str] = "(a hidden choice)"
+
+
+@dataclass(frozen=True, slots=True)
+class HiddenChance(Hidden):
+    """Stands in a view's log for a chance result its seat has not seen: a card dealt face down."""
+
+    TEMPLATE: ClassVar[str] = "(a hidden chance event)"
 
 
 _FIELD_SPLIT = re.compile(r"(\{\w+\})")

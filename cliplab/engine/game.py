@@ -82,11 +82,12 @@ class GameConfig:
     `start` is "" for the rules' own setup, or a start position: the game's named position fields as
     canonical JSON (sorted keys, no spaces), which the rules' `_setup` checks and applies. Keeping it as
     text keeps the configuration frozen and hashable, and a save carries it as it is.
+    A view's config holds no seed (None): chance still to come must not be computable from a view.
     """
 
     game: str
     players: int
-    seed: int
+    seed: int | None
     options: tuple[tuple[str, OptionValue], ...]
     start: str = ""
 
@@ -119,7 +120,12 @@ class GameConfig:
 
 @dataclass(frozen=True)
 class GameSpec:
-    """What a game is: players, options, named variants and its longest possible length in actions."""
+    """What a game is: players, options, named variants and its longest possible length in actions.
+
+    Its traits say what kind of game it is, for the kit and the contract tests: `simultaneous` (several
+    seats may be to move at once), `hidden_information` (some views hide something: secret decisions,
+    face-down cards), `chance` (the game draws chance events from its seed).
+    """
 
     name: str
     title: str
@@ -132,6 +138,9 @@ class GameSpec:
     # The longest possible game, in log entries, for a number of players and resolved options.
     max_length: Callable[[int, Mapping[str, OptionValue]], int]
     variants: Mapping[str, Mapping[str, OptionValue]] = field(default_factory=dict)
+    simultaneous: bool = False
+    hidden_information: bool = False
+    chance: bool = False
 
     def resolve_options(self, given: Mapping[str, Any]) -> dict[str, OptionValue]:
         """All options with defaults filled in; an unknown name or bad value raises OptionError."""

@@ -21,8 +21,8 @@ VERSION = 1
 
 
 def to_json(state: State) -> str:
-    if state.viewer is not None:
-        raise SaveError("state", "a player's view hides part of the game and cannot be saved")
+    if state.is_view:
+        raise SaveError("state", "a view hides part of the game (seed, face-down cards, secrets); it cannot be saved")
     config = state.config
     record = {
         "format": FORMAT,

@@ -1,10 +1,12 @@
 """The protocol every game speaks: a State that players (or bots) act on.
 
 A game subclasses `State` and fills in the hooks (`_setup`, `to_move`, `_legal`, `_apply`, `outcome`, and
-where needed `_chance`, `_why_illegal`, `_hidden_entries`, `_redact`). The base class gives every game the
-same checked and fast ways to move, chance drawn from the seed into the log, undo, clone, equality,
-fingerprints and per-player views. Game data lives in plain attributes (ints, strings, tuples, frozensets,
-and lists, dicts and sets of those) so that copying and comparing stay generic and cheap.
+where needed `_chance`, `_why_illegal`, and for hidden information `_hidden_entries`, `_redact`,
+`_sample_hidden`, with `_reveal` called when something turns face up). The base class gives every game the
+same checked and fast ways to move, chance drawn from the seed into the log, undo and the table's undo
+limit, clone, equality, fingerprints, per-seat and spectator views, and determinized samples of a view.
+Game data lives in plain attributes (ints, strings, tuples, frozensets, and lists, dicts and sets of those)
+so that copying and comparing stay generic and cheap.
 """
 
 from __future__ import annotations
@@ -13,11 +15,11 @@ import hashlib
 import json
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass, fields, replace
 from typing import Any, ClassVar
 
-from .actions import Action, ActionCodec, Hidden
+from .actions import Action, ActionCodec, Hidden, HiddenChance
 from .errors import IllegalAction, SaveError
 from .game import GameConfig, GameSpec
 from .outcome import Outcome
@@ -52,13 +54,16 @@ class UniformChoice(ChanceNode):
         return event in self.outcomes
 
 
+_CONTAINERS = frozenset({list, dict, set})
+
+
 def _plain_copy(value: Any) -> Any:
-    """Copy lists, dicts and sets all the way down; everything else in a state is immutable."""
+    """Copy lists, dicts and sets all the way down; everything else in a state is immutable and shared."""
     kind = type(value)
     if kind is list:
-        return [_plain_copy(item) for item in value]
+        return [_plain_copy(item) if type(item) in _CONTAINERS else item for item in value]
     if kind is dict:
-        return {key: _plain_copy(item) for key, item in value.items()}
+        return {key: _plain_copy(item) if type(item) in _CONTAINERS else item for key, item in value.items()}
     if kind is set:
         return set(value)
     return value
@@ -75,12 +80,24 @@ def _canonical(value: Any) -> Any:
     if isinstance(value, Action):
         return f"{type(value).__name__}:{value}"
     if isinstance(value, GameConfig):
-        return [value.game, value.players, value.seed, _canonical(value.options)]
+        return [_canonical(getattr(value, field.name)) for field in fields(value)]
     return value
 
 
 class State(ABC):
-    """One game in progress. Mutable: `apply` changes it in place, `clone` gives an independent copy."""
+    """One game in progress. Mutable: `apply` changes it in place, `clone` gives an independent copy.
+
+    Hidden information. `view(seat)` is what one seat may see; `view(None)` is the spectator's view, what
+    everyone at the table sees (hand-over and reveal screens are built from it). A view holds no seed
+    (`config.seed` is None), no face-down card or its order, no other seat's secret: its log shows each
+    entry the viewer may not see as `Hidden()` (a secret action) or `HiddenChance()` (a face-down chance
+    result) until the game reveals it to that seat. A view answers questions but refuses actions, undo and
+    saving. `determinize(rng)` turns a view into a complete game: every hidden thing sampled consistently
+    with what the viewer has seen, and a fresh seed for the chance still to come; search bots plan on such
+    samples only. `undo_limit(people)` is the table's undo policy: the log length below which undo must not
+    go when `people` are the seats played by persons (never back past a chance result or a revealed secret
+    that a person has seen).
+    """
 
     CODEC: ClassVar[ActionCodec]
     # Snapshots kept every this many log entries make undo and rewind cheap.
@@ -90,7 +107,10 @@ class State(ABC):
         """A game at its start; `settle=False` leaves the opening chance events to a log being replayed."""
         self.config = config
         self.log: list[LogEntry] = []
-        self.viewer: int | None = None
+        self.is_view = False
+        self.viewer: int | None = None  # the seat a view belongs to (None: the game itself, or a spectator)
+        # (log index, seats) of each entry that turned something face up; seats None means every seat.
+        self.reveals: list[tuple[int, tuple[int, ...] | None]] = []
         self._setup()
         self._checkpoints: list[State] = [self._snapshot()]
         if settle:
@@ -130,21 +150,43 @@ class State(ABC):
         """The rule and the reason an action that is not legal now is refused."""
         return "actions", "that is not one of the actions possible now"
 
-    def _hidden_entries(self, player: int) -> Iterable[int]:
-        """Indices of log entries that `player` may not see yet."""
+    def _hidden_entries(self, seat: int | None) -> Iterable[int]:
+        """Indices of log entries that `seat` (None: a spectator) may not see now."""
         return ()
 
-    def _redact(self, player: int) -> None:
-        """Remove from this copy what `player` may not see (called on a view, never on the game)."""
+    def _redact(self, seat: int | None) -> None:
+        """Remove from this copy what `seat` (None: a spectator) may not see (called on a view, never on
+        the game). Whatever a hidden thing was is replaced by a stand-in that shows only what is public
+        (a face-down card by a marker, so that counts stay)."""
         return None
 
-    def _sample_hidden(self, index: int, seat: int, rng: random.Random) -> Action:
-        """A plausible stand-in for the hidden log entry `index` made by `seat` (for determinizing views).
+    def _sample_hidden(self, rng: random.Random) -> None:
+        """Fill this copy of a view with a sample of everything it hides, consistent with what it shows:
+        every redacted field and every hidden log entry, so that the log still describes the state.
 
-        Called on a state replayed up to just before that entry, so legal_actions(seat) lists the options.
+        Called by `determinize` (the config already holds a fresh seed). This default replays the log from
+        the start, each hidden entry replaced by a uniformly random legal action of its seat, or a draw of
+        the chance node, at that point: right for games whose hidden information is players' secret
+        actions. A game that hides chance results later revealed (cards) overrides it.
         """
-        options = self._legal(seat)
-        return options[rng.randrange(len(options))]
+        fresh = type(self)(self.config, settle=False)
+        for seat, action in self.log:
+            if isinstance(action, Hidden):
+                node = fresh._chance()
+                if seat == CHANCE and node is not None:
+                    action = node.draw(rng)
+                else:
+                    options = fresh._legal(seat)
+                    action = options[rng.randrange(len(options))]
+            fresh._apply(seat, action)
+            fresh._record(seat, action)
+        self._restore(fresh)
+        self._checkpoints = fresh._checkpoints
+
+    def _reveal(self, seats: Iterable[int] | None = None) -> None:
+        """Called by a game inside `_apply` when the entry being applied turns something face up: to
+        `seats`, or to everyone (None). Undo at a table never takes such an entry back (`undo_limit`)."""
+        self.reveals.append((len(self.log), None if seats is None else tuple(sorted(set(seats)))))
 
     # ----- asking -------------------------------------------------------------------------------
 
@@ -208,8 +250,8 @@ class State(ABC):
         self._settle()
 
     def _check(self, action: Any, player: Any) -> tuple[int, Action]:
-        if self.viewer is not None:
-            raise IllegalAction("views", action, f"this is player {self.viewer}'s view; act on the game itself")
+        if self.is_view:
+            raise IllegalAction("views", action, f"this is {self._whose()} view; act on the game itself")
         if isinstance(action, str):
             action = self.CODEC.parse(action)
         elif not isinstance(action, Action):
@@ -252,6 +294,8 @@ class State(ABC):
 
     def _draw(self, node: ChanceNode) -> Action:
         """Chance's result here: it depends only on the seed and the step, so a log replays exactly."""
+        if self.config.seed is None:
+            raise ValueError(f"{self._whose()} view holds no seed to draw chance from; determinize it first")
         return node.draw(random.Random(f"{self.config.seed}/{len(self.log)}"))
 
     def replay_entry(self, player: int, action: Action | str) -> None:
@@ -279,16 +323,18 @@ class State(ABC):
             raise ValueError(f"this game's log has {len(self.log)} entries; cannot go back to {length}")
         entries = self.log[:length]
         checkpoints = [cp for cp in self._checkpoints if len(cp.log) <= length]
-        self._restore(checkpoints[-1])
-        self._checkpoints = checkpoints
+        # A determinized sample keeps no snapshots of its past: it replays its log from the start.
+        start = checkpoints[-1] if checkpoints else type(self)(self.config, settle=False)
+        self._restore(start)
+        self._checkpoints = checkpoints or start._checkpoints
         for player, action in entries[len(self.log) :]:
             self._apply(player, action)
             self._record(player, action)
         self._settle()
 
     def _not_a_view(self) -> None:
-        if self.viewer is not None:
-            raise ValueError("a player's view does not go back in time; undo on the game itself")
+        if self.is_view:
+            raise ValueError(f"{self._whose()} view does not go back in time; undo on the game itself")
 
     def undo(self, decisions: int = 1) -> None:
         """Take back the last `decisions` player actions and the chance events that followed them."""
@@ -298,14 +344,41 @@ class State(ABC):
             raise ValueError(f"{len(made)} decisions have been made; cannot undo {decisions}")
         self.rewind(made[-decisions])
 
+    def undo_limit(self, people: Collection[int]) -> int:
+        """The log length below which undo must not go at a table where the seats in `people` are persons.
+
+        Board Game Arena's rule: never back past a chance result (a roll, a card turned up) or a revealed
+        secret that any of those persons has seen, so nobody gets another roll or a second go with more
+        knowledge. Face-down chance results nobody has seen yet do not hold undo back.
+        """
+        people = set(people)
+        for seat in people:
+            self._check_seat(seat)
+        if not people:
+            return 0
+        limit = max(
+            (index + 1 for index, seats in self.reveals if seats is None or people.intersection(seats)), default=0
+        )
+        unseen = set.intersection(*(set(self._hidden_entries(seat)) for seat in people))
+        for index in range(len(self.log) - 1, limit - 1, -1):
+            if self.log[index][0] == CHANCE and index not in unseen:
+                return index + 1
+        return limit
+
     # ----- copies, equality, views ------------------------------------------------------------------
 
     def _data(self) -> dict[str, Any]:
         return {key: value for key, value in vars(self).items() if key != "_checkpoints"}
 
     def _snapshot(self) -> State:
+        """A copy without checkpoints. The log's entries are immutable: its list is copied at C speed."""
         copy = object.__new__(type(self))
-        copy.__dict__.update(_plain_copy(self._data()))
+        data = copy.__dict__
+        for key, value in vars(self).items():
+            if key == "log":
+                data[key] = value.copy()
+            elif key != "_checkpoints":
+                data[key] = _plain_copy(value)
         copy._checkpoints = []
         return copy
 
@@ -313,7 +386,7 @@ class State(ABC):
         """Become a copy of `other`, keeping this state's own checkpoints."""
         checkpoints = self._checkpoints
         self.__dict__.clear()
-        self.__dict__.update(_plain_copy(other._data()))
+        self.__dict__.update(other._snapshot().__dict__)
         self._checkpoints = checkpoints
 
     def clone(self) -> State:
@@ -331,39 +404,52 @@ class State(ABC):
         text = json.dumps(_canonical(self._data()), sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
-    def view(self, player: int) -> State:
-        """A copy holding only what `player` may see; it answers questions but does not take actions."""
-        if not 0 <= player < self.players:
-            raise ValueError(f"there is no player {player} in a {self.players}-player game")
+    def _check_seat(self, seat: Any) -> None:
+        if type(seat) is not int or not 0 <= seat < self.players:
+            raise ValueError(f"there is no player {seat!r} in a {self.players}-player game")
+
+    def _whose(self) -> str:
+        return "the spectator's" if self.viewer is None else f"player {self.viewer}'s"
+
+    def view(self, seat: int | None) -> State:
+        """A copy holding only what `seat` may see (None: the spectator, what everyone at the table sees).
+
+        It answers questions but takes no actions; see the class docstring for what it hides.
+        """
+        if seat is not None:
+            self._check_seat(seat)
         copy = self._snapshot()
-        copy.viewer = player
-        hidden = set(self._hidden_entries(player))
-        copy.log = [(seat, Hidden()) if i in hidden else (seat, act) for i, (seat, act) in enumerate(self.log)]
-        copy._redact(player)
+        copy.is_view = True
+        copy.viewer = seat
+        copy.config = replace(self.config, seed=None)
+        hidden = list(self._hidden_entries(seat))
+        if hidden:
+            log = copy.log
+            for index in hidden:
+                who = log[index][0]
+                log[index] = (who, HiddenChance() if who == CHANCE else Hidden())
+        copy._redact(seat)
         return copy
 
     def determinize(self, rng: random.Random) -> State:
-        """A complete game consistent with this view: every hidden entry of its log replaced by a sample.
+        """A complete game consistent with this view: everything hidden sampled, and a fresh seed from `rng`.
 
         Search bots plan on such games (one per sample) instead of on the real one, so they never use
-        what their player cannot see. On a game that is not a view this is simply a clone.
+        what their player cannot see nor the real seed's future chance. On a game that is not a view
+        nothing is hidden, and only the chance still to come is resampled.
         """
-        if self.viewer is None:
-            return self.clone()
-        state = type(self)(self.config, settle=False)
-        for index, (seat, action) in enumerate(self.log):
-            if isinstance(action, Hidden):
-                action = state._sample_hidden(index, seat, rng)
-            state._apply(seat, action)
-            state._record(seat, action)
-        return state
+        sample = self._snapshot()
+        sample.config = replace(self.config, seed=rng.getrandbits(63))
+        if self.is_view:
+            sample.is_view = False
+            sample.viewer = None
+            sample._sample_hidden(rng)
+        return sample
 
     def __repr__(self) -> str:
         status = "over" if self.is_over() else f"to move: {list(self.to_move())}"
-        return (
-            f"<{self.spec.title}: {self.players} players, seed {self.config.seed}, "
-            f"{len(self.log)} log entries, {status}>"
-        )
+        whose = f"{self._whose()} view" if self.is_view else f"seed {self.config.seed}"
+        return f"<{self.spec.title}: {self.players} players, {whose}, {len(self.log)} log entries, {status}>"
 
 
 def replay(config: GameConfig, entries: Sequence[tuple[int, Action | str]]) -> State:

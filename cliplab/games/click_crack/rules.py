@@ -8,6 +8,7 @@ point (r, c) being the top-left corner of tile (r, c). A crack is the segment be
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -18,6 +19,7 @@ from cliplab.engine import (
     ActionCodec,
     ChanceNode,
     GameSpec,
+    Hidden,
     Option,
     OptionValue,
     Outcome,
@@ -391,6 +393,7 @@ class ClickCrack(State):
 
     def _start_performing(self) -> None:
         self.secret_at = {}
+        self._reveal()  # every setting is turned face up together
         self.phase = "perform"
         self.second_pass = False
         self.actor_offset = -1
@@ -446,13 +449,21 @@ class ClickCrack(State):
                     return BreakOff(*min(half))
         return action
 
-    def _hidden_entries(self, player: int) -> Iterable[int]:
-        return [index for seat, index in self.secret_at.items() if seat != player]
+    def _hidden_entries(self, seat: int | None) -> Iterable[int]:
+        return [index for setter, index in self.secret_at.items() if setter != seat]
 
-    def _redact(self, player: int) -> None:
+    def _redact(self, seat: int | None) -> None:
         # Settings are secret only until everyone has set theirs and they are revealed together.
         if self.phase == "program":
-            self.tiles = [tiles if seat == player else () for seat, tiles in enumerate(self.tiles)]
+            self.tiles = [tiles if setter == seat else () for setter, tiles in enumerate(self.tiles)]
+
+    def _sample_hidden(self, rng: random.Random) -> None:
+        # The only hidden things are this round's settings not yet revealed: any of them is possible.
+        for setter, index in self.secret_at.items():
+            if isinstance(self.log[index][1], Hidden):
+                setting = ALL_SETTINGS[rng.randrange(len(ALL_SETTINGS))]
+                self.tiles[setter] = setting.tiles
+                self.log[index] = (setter, setting)
 
     def _why_illegal(self, player: int, action: Action) -> tuple[str, str]:
         from .explain import why_illegal
@@ -724,6 +735,9 @@ SPEC = register(
         state_class=ClickCrack,
         max_length=_max_length,
         variants={"snake": {"placement_order": "snake"}, "random_start": {"random_start": True}},
+        simultaneous=True,
+        hidden_information=True,
+        chance=True,
     )
 )
 

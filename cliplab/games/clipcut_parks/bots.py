@@ -900,7 +900,7 @@ class PlanningBot:
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
         self._plan: tuple[tuple, list[Step]] | None = None
-        self._keep_at: tuple | None = None  # (seed, seat, round, cuts, square): the part a plan keeps on a tie
+        self._keep_at: tuple | None = None  # (seat, round, sheet, cuts, square): the part a plan keeps on a tie
 
     def choose(self, view: State, player: int) -> Action:
         game = _game(view)
@@ -923,7 +923,6 @@ class PlanningBot:
     @staticmethod
     def _key(game: ClipCutParks, player: int, board: Board, lengths: tuple[int, ...]) -> tuple:
         return (
-            game.config.seed,
             player,
             game.round,
             game.sheet_number[player],
@@ -957,7 +956,7 @@ class PlanningBot:
             after = after.keep(kept)
         left = _without(lengths, cut.length)
         self._plan = (self._key(game, player, after, left), steps[1:])
-        self._keep_at = (game.config.seed, player, game.round, after.cuts, keep_at)
+        self._keep_at = (player, game.round, game.sheet_number[player], after.cuts, keep_at)
 
     def _cut(self, game: ClipCutParks, player: int) -> Action:
         board = Board.of(game, player)
@@ -994,7 +993,7 @@ class PlanningBot:
         tied = game.tied[player]
         if self._keep_at is not None:
             *key, wanted = self._keep_at
-            if tuple(key) == (game.config.seed, player, game.round, game.cuts[player]):
+            if tuple(key) == (player, game.round, game.sheet_number[player], game.cuts[player]):
                 for piece in tied:
                     if wanted is not None and wanted in piece:
                         return Keep(*min(piece))

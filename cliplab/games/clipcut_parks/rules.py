@@ -15,7 +15,8 @@ everyone cutting first and building after.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+import random
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 from typing import ClassVar
@@ -65,6 +66,7 @@ Cell = tuple[int, int]
 CardRef = tuple[str, int]  # ("park" | "grand", number)
 DIRS = ("N", "E", "S", "W")
 KINDS = ("park", "grand")
+FACE_DOWN = "face down"  # a view's stand-in for the kind of a card it may not see
 SOLO_CARDS_IN_PLAY = 20  # solo: 30 park cards, 10 (plus one per grand park) go back to the box
 BONUS_CUT_LENGTHS = (1, 2)
 LATTICE = tuple((r, c) for r in range(SHEET_ROWS + 1) for c in range(SHEET_COLS + 1))
@@ -182,8 +184,11 @@ class Score(Action):
 
 def card_of(ref: CardRef) -> ParkCard:
     kind, number = ref
-    deck = park_cards() if kind == "park" else grand_park_cards()
-    return deck[number - 1]
+    if kind == "park":
+        return park_cards()[number - 1]
+    if kind == "grand":
+        return grand_park_cards()[number - 1]
+    raise ValueError(f"{ref} is a face-down card: a view does not know which card it is")
 
 
 def card_name(ref: CardRef) -> str:
@@ -358,7 +363,8 @@ class ClipCutParks(State):
         self.pending: list[list[int]] = [[] for _ in range(n)]  # freed, not yet placed or crumpled
         self.crumpled: list[list[int]] = [[] for _ in range(n)]
         self.face_up: list[list[CardRef]] = [[] for _ in range(n)]
-        self.pile: list[list[CardRef]] = [[] for _ in range(n)]
+        self.pile: list[list[CardRef]] = [[] for _ in range(n)]  # face down, in drawing order
+        self.dealt_at: dict[CardRef, int] = {}  # the log index of each card's Deal
         self.dealt: list[int] = [0] * n
         self.completed: list[list[CardRef]] = [[] for _ in range(n)]
         self.discarded: list[CardRef] = []
@@ -404,6 +410,7 @@ class ClipCutParks(State):
             self.face_up[seat].append(ref)
         else:
             self.pile[seat].append(ref)
+        self.dealt_at[ref] = len(self.log)
         self.dealt[seat] += 1
         if all(d == self.grand_count + self.park_deal for d in self.dealt):
             self._start_round()
@@ -535,7 +542,7 @@ class ClipCutParks(State):
         index = face_up.index(ref)
         replace = self.pile[seat] and not (self.solo and ref[0] == "grand")
         if replace:
-            face_up[index] = self.pile[seat].pop(0)
+            face_up[index] = self._turn_up(seat)
         else:
             face_up.pop(index)
         self.completed[seat].append(ref)
@@ -585,13 +592,18 @@ class ClipCutParks(State):
                 return
         return
 
+    def _turn_up(self, seat: int) -> CardRef:
+        """The top card of a seat's pile, turned face up for everyone to see."""
+        self._reveal()
+        return self.pile[seat].pop(0)
+
     def _start_round(self) -> None:
         if self.solo:
             if not self.pile[0]:
                 self.ended = PILE_EMPTY
                 self.phase = "over"
                 return
-            self.discarded.append(self.pile[0].pop(0))
+            self.discarded.append(self._turn_up(0))
         self.round += 1
         self.phase = "roll"
 
@@ -693,6 +705,45 @@ class ClipCutParks(State):
 
         return why_illegal(self, player, action)
 
+    # ----- what each seat sees -------------------------------------------------------------------------
+
+    def _hidden_entries(self, seat: int | None) -> Iterable[int]:
+        # Piles lie face down for everyone, their owners included: the deals into them stay hidden.
+        dealt_at = self.dealt_at
+        return [dealt_at[ref] for pile in self.pile for ref in pile if ref in dealt_at]
+
+    def _redact(self, seat: int | None) -> None:
+        # A face-down card shows only that it is there, and which deal (if any) put it there.
+        dealt_at = self.dealt_at
+        self.pile = [[(FACE_DOWN, dealt_at.pop(ref, -1)) for ref in pile] for pile in self.pile]
+        self._start_piles(self.pile)
+
+    def _sample_hidden(self, rng: random.Random) -> None:
+        # Face-down cards are any park cards not seen anywhere (the unused ones are out of sight too).
+        seen = {*self.dealt_at, *self.discarded}
+        seen.update(ref for refs in (*self.face_up, *self.completed) for ref in refs)
+        unseen = [("park", card.number) for card in park_cards() if ("park", card.number) not in seen]
+        rng.shuffle(unseen)
+        drawn = iter(unseen)
+        for seat, pile in enumerate(self.pile):
+            for place, (_, index) in enumerate(pile):
+                ref = next(drawn)
+                pile[place] = ref
+                if index >= 0:
+                    self.dealt_at[ref] = index
+                    self.log[index] = (CHANCE, Deal(ref[0], ref[1], seat))
+        self._start_piles(self.pile)
+
+    def _start_piles(self, piles: Sequence[Sequence[CardRef]]) -> None:
+        """Make a start position's piles end in `piles`: a view's must hide them as the piles are hidden."""
+        fields = self.config.start_fields()
+        if fields is None or "seats" not in fields:
+            return
+        for record, pile in zip(fields["seats"], piles, strict=True):
+            begun = record.get("pile", [])
+            record["pile"] = begun[: len(begun) - len(pile)] + [list(ref) for ref in pile]
+        self.config = self.config.starting_at(fields)
+
     # ----- the end ----------------------------------------------------------------------------------------
 
     def largest_section(self, seat: int) -> int:
@@ -786,6 +837,9 @@ SPEC = register(
             "grand_3": {"grand_parks": 3},
             "standard_sheet": {"sheets": "standard"},
         },
+        simultaneous=True,
+        hidden_information=True,
+        chance=True,
     )
 )
 
