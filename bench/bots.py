@@ -1,10 +1,11 @@
 """How long the Click & Crack bots think per move, and how many bot-only 3-player games they play per second.
 
-Line-ups: three random bots, three heuristic bots (`ClickCrackBot`), three search bots (`search_bot` with its
-default budget). Every `choose` call is timed, by bot and by kind of decision: placing a penguin, setting
-tiles (the secret phase: 36 settings) and performing (carrying out a tile, with the push-side and break-off
-choices inside one). Forced moves (one legal action) are left out of the move times. Times are wall clock
-and CPU (process) time: on a shared machine the wall clock also counts time the process waits for a core.
+Line-ups, the game's declared bots (`cliplab.kit.declaration("click_crack")`): three random bots, three
+heuristic bots, three search bots (with --iterations, default its own budget). Every `choose` call is timed,
+by bot and by kind of decision: placing a penguin, setting tiles (the secret phase: 36 settings) and
+performing (carrying out a tile, with the push-side and break-off choices inside one). Forced moves (one
+legal action) are left out of the move times. Times are wall clock and CPU (process) time: on a shared
+machine the wall clock also counts time the process waits for a core.
 
 Run:  .venv/bin/python bench/bots.py [--games N] [--search-games M] [--iterations I]
 """
@@ -18,12 +19,13 @@ import time
 from collections import defaultdict
 from collections.abc import Callable
 
-from cliplab.bots import RandomBot
 from cliplab.bots.random_bot import Bot
 from cliplab.engine import Action, State, new_game
-from cliplab.games.click_crack.bots import SEARCH_ITERATIONS, SEARCH_SECONDS, ClickCrackBot, search_bot
+from cliplab.games.click_crack.bots import SEARCH_ITERATIONS
+from cliplab.kit import declaration
 
-KINDS = {"place": "place", "program": "set tiles", "perform": "perform", "push": "perform", "break": "perform"}
+# Kinds of decision by the type of the legal actions; every other type is part of performing a tile.
+KINDS = {"Place": "place", "SetTiles": "set tiles"}
 
 
 class Timed:
@@ -34,11 +36,12 @@ class Timed:
         self.record = record
 
     def choose(self, view: State, player: int) -> Action:
-        forced = len(view.legal_actions(player)) == 1
+        legal = view.legal_actions(player)
         wall, cpu = time.perf_counter(), time.process_time()
         action = self.bot.choose(view, player)
-        if not forced:
-            self.record(KINDS[getattr(view, "phase", "perform")], time.perf_counter() - wall, time.process_time() - cpu)
+        if len(legal) > 1:
+            kind = KINDS.get(type(legal[0]).__name__, "perform")
+            self.record(kind, time.perf_counter() - wall, time.process_time() - cpu)
         return action
 
 
@@ -68,15 +71,14 @@ def main() -> None:
     parser.add_argument("--search-games", type=int, default=3, help="games for the search line-up")
     parser.add_argument("--iterations", type=int, default=SEARCH_ITERATIONS, help="search budget per move")
     args = parser.parse_args()
+    kit = declaration("click_crack")
+    search: Callable[..., Bot] = kit.bot_factory("search")
     lineups: list[tuple[str, Callable[[int], Bot], int]] = [
-        ("random", RandomBot, args.games),
-        ("heuristic", ClickCrackBot, args.games),
-        (f"search ({args.iterations} it.)", lambda seed: search_bot(seed, args.iterations), args.search_games),
+        ("random", kit.bot_factory("random"), args.games),
+        ("heuristic", kit.bot_factory("heuristic"), args.games),
+        (f"search ({args.iterations} it.)", lambda seed: search(seed, iterations=args.iterations), args.search_games),
     ]
-    print(
-        f"load average before: {os.getloadavg()[0]:.1f}; search budget {args.iterations} iterations, "
-        f"capped at {SEARCH_SECONDS} s"
-    )
+    print(f"load average before: {os.getloadavg()[0]:.1f}; search budget {args.iterations} iterations, no time cap")
     header = (
         f"{'bot':<20} {'decision':<10} {'moves':>6} {'median ms':>10} {'p95 ms':>8} {'median CPU':>11} {'p95 CPU':>8}"
     )

@@ -33,10 +33,10 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from cliplab.bots import RandomBot, play
+from cliplab.bots import play
 from cliplab.bots.random_bot import Bot
 from cliplab.engine import new_game
-from cliplab.games.click_crack.bots import ClickCrackBot, search_bot
+from cliplab.kit import declaration
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = ROOT / "notebooks" / "teach" / "data" / "click_crack_ladder.csv"
@@ -55,10 +55,13 @@ RESAMPLES = 2000
 
 
 def makers(iterations: int) -> dict[str, Callable[[int], Bot]]:
+    """The game's declared bots by letter; the search bot with the ladder's budget."""
+    kit = declaration("click_crack")
+    search: Callable[..., Bot] = kit.bot_factory("search")
     return {
-        "S": lambda seed: search_bot(seed, iterations=iterations, seconds=None),
-        "H": lambda seed: ClickCrackBot(seed),
-        "R": lambda seed: RandomBot(seed),
+        "S": lambda seed: search(seed, iterations=iterations),
+        "H": kit.bot_factory("heuristic"),
+        "R": kit.bot_factory("random"),
     }
 
 

@@ -1,12 +1,13 @@
-"""How fast ClipCut Parks solo games run with each bot, and how long the planning bot thinks per move.
+"""How fast ClipCut Parks solo games run with each bot, and how long the heuristic bot thinks per move.
 
 Line-ups (one seat, default options, game seeds 0..N-1, bot seed = game seed):
 - baseline: `cliplab.bots.RandomBot`, which lists every legal action and picks one (the engine's own pace);
-- random: `RandomParksBot`, uniform over the same actions but drawing cuts instead of listing them;
-- planning: `PlanningBot`.
+- random: the game's declared random bot (`RandomParksBot`), uniform over the same actions but drawing cuts
+  instead of listing them;
+- heuristic: the game's declared heuristic bot (`PlanningBot`, which plans each round's cuts).
 Games run through `cliplab.bots.play` (a view per decision, as a dashboard or notebook would). Per line-up it
 prints games per second over the run, per-game wall time (median, p95) and the ratio of games per second to
-the baseline's in this same run. Then the planning bot's move times by stage, wall clock and CPU (process)
+the baseline's in this same run. Then the heuristic bot's move times by stage, wall clock and CPU (process)
 time; forced moves (one legal action) are left out. On a shared machine wall time also counts waiting for a
 core, so read CPU time for the bot's own cost.
 
@@ -14,7 +15,7 @@ core, so read CPU time for the bot's own cost.
 one row per game: bot, seed, score, completed, crumpled, rounds, termination, incomplete (face-up cards left
 incomplete at the end), then prints each bot's mean, median and sd and the share of cards completed.
 
-Run:  .venv/bin/python bench/clipcut.py [--games N] [--planning-games M]
+Run:  .venv/bin/python bench/clipcut.py [--games N] [--heuristic-games M]
       .venv/bin/python bench/clipcut.py --scores notebooks/teach/data/clipcut_solo_scores.csv --games 1000
 """
 
@@ -34,11 +35,12 @@ from cliplab.bots import RandomBot, play
 from cliplab.bots.random_bot import Bot
 from cliplab.engine import Action, State, new_game
 from cliplab.games.clipcut_parks import ClipCutParks
-from cliplab.games.clipcut_parks.bots import PlanningBot, RandomParksBot
 from cliplab.games.clipcut_parks.content import DIE_FACES
+from cliplab.kit import declaration
 
 STAGES = ("plan", "cut", "keep", "bonus", "build", "check")
-LINEUPS: dict[str, Callable[[int], Bot]] = {"baseline": RandomBot, "random": RandomParksBot, "planning": PlanningBot}
+KIT = declaration("clipcut_parks")
+LINEUPS: dict[str, Callable[[int], Bot]] = {"baseline": RandomBot} | {name: KIT.bot_factory(name) for name in KIT.bots}
 
 
 class Timed:
@@ -52,7 +54,7 @@ class Timed:
         assert isinstance(view, ClipCutParks)
         stage = view.stage[player]
         if stage == "cut" and len(view.to_cut[player]) == len(DIE_FACES[view.face - 1]):
-            stage = "plan"  # the round's first cut: where the planning bot makes its plan for the round
+            stage = "plan"  # the round's first cut: where the heuristic bot makes its plan for the round
         forced = stage in ("keep", "build", "check") and len(view.legal_actions(player)) == 1
         wall, cpu = time.perf_counter(), time.process_time()
         action = self.bot.choose(view, player)
@@ -84,14 +86,14 @@ def run(make: Callable[[int], Bot], games: int, timed: bool) -> tuple[list[float
     return per_game, games / (time.perf_counter() - start), times
 
 
-def speeds(games: int, planning_games: int) -> None:
+def speeds(games: int, heuristic_games: int) -> None:
     print(f"load average before: {os.getloadavg()[0]:.1f}")
     print(f"{'bot':<10} {'games':>6} {'games/s':>9} {'x baseline':>11} {'median ms/game':>15} {'p95 ms/game':>12}")
     baseline = 0.0
     stage_times: dict[str, list] = {}
     for name, make in LINEUPS.items():
-        count = planning_games if name == "planning" else games
-        per_game, rate, times = run(make, count, timed=name == "planning")
+        count = heuristic_games if name == "heuristic" else games
+        per_game, rate, times = run(make, count, timed=name == "heuristic")
         if name == "baseline":
             baseline = rate
         else:
@@ -102,7 +104,7 @@ def speeds(games: int, planning_games: int) -> None:
             f" {p95(walls):>12.1f}"
         )
     print()
-    print("planning bot, move time by stage (plan: the round's first cut; cut: the others; forced moves left out)")
+    print("heuristic bot, move time by stage (plan: the round's first cut; cut: the others; forced moves left out)")
     print(f"{'stage':<8} {'moves':>6} {'median ms':>10} {'p95 ms':>8} {'max ms':>8} {'median CPU':>11} {'p95 CPU':>8}")
     everything: list[tuple[float, float]] = []
     for stage in STAGES:
@@ -180,14 +182,14 @@ def scores(path: str, games: int, bots: list[str]) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=40, help="games per line-up (random and baseline)")
-    parser.add_argument("--planning-games", type=int, default=20, help="games for the planning line-up")
+    parser.add_argument("--heuristic-games", type=int, default=20, help="games for the heuristic line-up")
     parser.add_argument("--scores", metavar="FILE", help="write solo score distributions to this CSV instead")
-    parser.add_argument("--bots", default="random,planning", help="bots for --scores, comma-separated")
+    parser.add_argument("--bots", default="random,heuristic", help="bots for --scores, comma-separated")
     args = parser.parse_args()
     if args.scores:
         scores(args.scores, args.games, [name.strip() for name in args.bots.split(",") if name.strip()])
     else:
-        speeds(args.games, args.planning_games)
+        speeds(args.games, args.heuristic_games)
 
 
 if __name__ == "__main__":

@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cliplab.engine import games, spec
-from cliplab.sim import bot_names, make_setup
+from cliplab.sim import make_setup
 from cliplab.sim.play import play_game
 from cliplab.sim.run import _POOLS, shutdown_pools, simulate
 
@@ -220,8 +220,6 @@ def main() -> int:
         for name in slow:
             print(f"\nWhere random games of {name} spend their time (one process, 200 games):")
             print(profile(name))
-    if "heuristic" not in bot_names(games()[0]):
-        print("\n(no heuristic bot found: 'default' bots are random)")
     return 0
 
 
