@@ -69,7 +69,7 @@ def test_using_one_game_imports_no_other(game: str, how: str) -> None:
 
 
 # A whole game in another distribution: take 1 or 2 stones from a pile; whoever takes the last one wins.
-TOY_GAME = '''
+TOY_GAME = """
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -127,7 +127,7 @@ class FirstBot:
 
 GAME = Declaration(name="toy_pile", bots={"random": "cliplab.bots:RandomBot", "heuristic": "toy_pile:FirstBot"},
                    default_bot="heuristic")
-'''
+"""
 
 TOY_PROBE = """
 import json
