@@ -1,45 +1,71 @@
 """A hot-seat table: people and bots sharing one game on one screen, without any drawing.
 
-Each game's dashboard keeps its own small subclass (what may be undone, what a save carries); the seat
-bookkeeping, bot steps and undo to a person's last decision are the same for every game and live here.
+The table knows whose turn it is, lets bots act from their own views, tells which decisions are secret,
+notices when secrets are revealed, limits undo so that it never
+reaches back past what everyone has seen, and saves and loads itself. It is the same for every game:
+seats are "person" or the name of one of the game's bots in its declaration (cliplab.kit).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
-from typing import ClassVar, Self
+from collections.abc import Sequence
+from typing import Any, Self
 
 from cliplab.bots.random_bot import Bot
-from cliplab.engine import CHANCE, Action, SaveError, State, from_json, spec, to_json
+from cliplab.engine import CHANCE, Action, Hidden, SaveError, State, from_json, new_game, to_json
 
 PERSON = "person"
 
 
-class HotSeatTable:
-    """One game; `seats[i]` is "person" or the name of a bot kind in `makers` (factories taking a seed).
+def secret_entries(game: State) -> set[int]:
+    """Indices of the secret decisions that not everyone at the table may see yet (hidden from the spectator)."""
+    return {
+        index
+        for index, (seat, action) in enumerate(game.view(None).log)
+        if seat != CHANCE and isinstance(action, Hidden)
+    }
 
-    A subclass names its game in GAME and is built as `Subclass(seats, game)`.
+
+class HotSeatTable:
+    """One game; `seats[i]` is "person" or the name of one of the game's bots.
+
+    Build one with `HotSeatTable.new("click_crack", ["person", "heuristic"], seed=3)` or around a game
+    already in progress, `HotSeatTable(seats, game)`. Bots are seeded from the game's seed and their seat.
     """
 
-    GAME: ClassVar[str] = ""
-    NOTHING_TO_UNDO: ClassVar[str] = "no person has made a decision yet"
+    def __init__(self, seats: Sequence[str], game: State) -> None:
+        from cliplab.kit import declaration
 
-    def __init__(self, seats: Sequence[str], game: State, makers: Mapping[str, Callable[[int], Bot]]) -> None:
-        unknown = [kind for kind in seats if kind != PERSON and kind not in makers]
+        kit = declaration(game.config.game)
+        unknown = [kind for kind in seats if kind != PERSON and kind not in kit.bots]
         if unknown:
-            raise ValueError(f"unknown seat kind {unknown[0]!r}; choose from {', '.join((PERSON, *makers))}")
+            raise ValueError(f"unknown seat kind {unknown[0]!r}; choose from {', '.join((PERSON, *kit.bots))}")
         if len(seats) != game.players:
             raise ValueError(f"{len(seats)} seats named for a {game.players}-player game")
         seed = game.config.seed
+        self.kit = kit
         self.game = game
         self.seats = tuple(seats)
-        self.bots = {seat: makers[kind](seed * 101 + seat) for seat, kind in enumerate(seats) if kind != PERSON}
+        self.bots: dict[int, Bot] = {
+            seat: kit.make_bot(kind, seed * 101 + seat) for seat, kind in enumerate(seats) if kind != PERSON
+        }
+        # Log length when secrets were last revealed (or the table was set up): undo stops there.
+        self.reveal_at = len(game.log)
+        self.revealed: list[int] = []  # log indices of the entries the last reveal showed everyone
+        self._secret_cache: dict[tuple[int, int], bool] = {}
+
+    @classmethod
+    def new(cls, game: str, seats: Sequence[str], seed: int = 0, variant: str | None = None, **options: Any) -> Self:
+        return cls(seats, new_game(game, players=len(seats), seed=seed, variant=variant, **options))
 
     # ----- whose turn ---------------------------------------------------------------------------------
 
     def is_person(self, seat: int) -> bool:
         return self.seats[seat] == PERSON
+
+    def people(self) -> list[int]:
+        return [seat for seat in range(len(self.seats)) if self.is_person(seat)]
 
     def people_to_move(self) -> list[int]:
         return [seat for seat in self.game.to_move() if self.is_person(seat)]
@@ -50,12 +76,12 @@ class HotSeatTable:
     def next_bot_step(self) -> tuple[int, Action] | None:
         """Let one bot act, from its own view, if a bot is to move; returns who did what."""
         bots = self.bots_to_move()
-        if not bots:
-            return None
-        seat = bots[0]
+        return self.bot_step(bots[0]) if bots else None
+
+    def bot_step(self, seat: int) -> tuple[int, Action]:
+        """Let the bot in `seat` (which is to move) act from its own view."""
         action = self.bots[seat].choose(self.game.view(seat), seat)
-        self._apply(action, seat)
-        return seat, action
+        return seat, self._apply(action, seat)
 
     def run_bots(self, limit: int = 100_000) -> list[tuple[int, Action]]:
         """Let bots act until a person must decide or the game ends."""
@@ -71,21 +97,44 @@ class HotSeatTable:
         return self._apply(action, seat)
 
     def _apply(self, action: Action | str, seat: int) -> Action:
-        return self.game.apply(action, seat)
+        secret_before = secret_entries(self.game)
+        index = len(self.game.log)
+        done = self.game.apply(action, seat)
+        uncovered = secret_before - secret_entries(self.game)
+        if uncovered:
+            # The decision that completed the reveal is revealed with the others if it was a secret one.
+            self.revealed = sorted(uncovered | ({index} if done.SECRET else set()))
+            self.reveal_at = len(self.game.log)
+        return done
+
+    # ----- what each seat may see ---------------------------------------------------------------------
+
+    def decides_in_secret(self, seat: int) -> bool:
+        """Whether `seat` is to make a secret decision now (one hidden from the others until a reveal)."""
+        key = (len(self.game.log), seat)
+        if key not in self._secret_cache:
+            legal = self.game.legal_actions(seat) if seat in self.game.to_move() else []
+            self._secret_cache = {key: any(action.SECRET for action in legal)}
+        return self._secret_cache[key]
+
+    def sees_more(self, seat: int) -> bool:
+        """Whether `seat` may see log entries that not everyone at the table may see."""
+        hidden = [isinstance(action, Hidden) for _, action in self.game.view(seat).log]
+        spectator = [isinstance(action, Hidden) for _, action in self.game.view(None).log]
+        return hidden != spectator
 
     # ----- undo ---------------------------------------------------------------------------------------
 
     def _undo_floor(self) -> int:
         """The log length undo never goes below (what everyone has seen cannot be unseen)."""
-        return 0
-
-    def _undoable(self, action: Action) -> bool:
-        return True
+        return self.reveal_at
 
     def _last_person_decision(self) -> int | None:
+        secret = secret_entries(self.game)
         for index in range(len(self.game.log) - 1, self._undo_floor() - 1, -1):
-            seat, action = self.game.log[index]
-            if seat != CHANCE and self.is_person(seat) and self._undoable(action):
+            seat, _ = self.game.log[index]
+            # A secret decision is never taken back on its own: undo passes over it.
+            if seat != CHANCE and self.is_person(seat) and index not in secret:
                 return index
         return None
 
@@ -96,8 +145,9 @@ class HotSeatTable:
         """Take back the last decision a person made, and whatever the bots did after it."""
         index = self._last_person_decision()
         if index is None:
-            raise ValueError(self.NOTHING_TO_UNDO)
+            raise ValueError("no person has made a decision that may be taken back")
         self.game.rewind(index)
+        self._secret_cache = {}
 
     # ----- save and load ------------------------------------------------------------------------------
 
@@ -108,14 +158,16 @@ class HotSeatTable:
         return json.dumps(record, indent=1)
 
     @classmethod
-    def from_json(cls, text: str) -> Self:
-        """The table a save describes; SaveError (or ValueError) says what is wrong, and nothing is changed."""
-        game = from_json(text)
-        if game.config.game != cls.GAME:
-            raise SaveError("game", f"that is a save of {game.spec.title}, not of {spec(cls.GAME).title}")
+    def from_json(cls, text: str, game: str | None = None) -> Self:
+        """The table a save describes (of `game`, if named); SaveError or ValueError says what is wrong."""
+        state = from_json(text)
+        if game is not None and state.config.game != game:
+            from cliplab.engine import spec
+
+            raise SaveError("game", f"that is a save of {state.spec.title}, not of {spec(game).title}")
         seats = json.loads(text).get("seats")
         if seats is None:
-            seats = [PERSON] * game.players
+            seats = [PERSON] * state.players
         if not isinstance(seats, list) or not all(isinstance(kind, str) for kind in seats):
             raise SaveError("seats", 'expected a list of seat kinds such as "person"')
-        return cls(seats, game)  # type: ignore[call-arg]  # subclasses take (seats, game)
+        return cls(seats, state)

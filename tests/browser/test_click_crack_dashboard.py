@@ -15,7 +15,7 @@ from playwright.sync_api import Locator, Page
 
 from cliplab.engine import CHANCE, from_json
 from cliplab.games.click_crack.rules import BreakOff, ClickCrack, Pass, Perform, Place, PushAside, SetTiles
-from cliplab.games.click_crack.session import Table
+from cliplab.ui.table import HotSeatTable
 
 pytestmark = pytest.mark.browser
 
@@ -25,16 +25,16 @@ KERNEL_TIMEOUT_MS = 90_000  # generous: a busy machine starts kernels slowly
 STEP_TIMEOUT_MS = 20_000
 UNIT = 40  # viewBox pixels per cell (cliplab.ui.svg.UNIT)
 DIRS = ("N", "E", "S", "W")
-BOTS = ["person", "random bot", "random bot"]
+BOTS = ["person", "random", "random"]
 
 # One read of everything the dashboard shows that the tests steer by.
 SNAPSHOT = """(app) => {
   const text = (sel) => (app.querySelector(sel)?.innerText ?? '').trim();
   const num = (el, a) => Number(el.getAttribute(a));
   const buttons = [...app.querySelectorAll('button')]
-    .map((b) => ({cls: [...b.classList].find((c) => c.startsWith('cc-')), info: b.classList.contains('mod-info'),
+    .map((b) => ({cls: [...b.classList].find((c) => /^(cc|tb)-/.test(c)), info: b.classList.contains('mod-info'),
                   disabled: b.disabled}))
-    .filter((b) => b.cls && b.cls !== 'cc-load');
+    .filter((b) => b.cls && b.cls !== 'tb-load');
   const board = app.querySelector('.cl-board[data-board="floe"]');
   const points = [...(board?.querySelectorAll('circle.cl-mark-target') ?? [])]
     .map((m) => [Math.round(num(m, 'cy') / 40), Math.round(num(m, 'cx') / 40)]);
@@ -47,11 +47,11 @@ SNAPSHOT = """(app) => {
   const water = [...(board?.querySelectorAll('g[data-kind="cell"]') ?? [])]
     .filter((g) => (g.getAttribute('aria-label') ?? '').includes('open water'))
     .map((g) => [num(g, 'data-r'), num(g, 'data-c')]);
-  const scores = [...app.querySelectorAll('.cc-score')].map((s) => [num(s, 'data-seat'), s.innerText.trim()]);
+  const scores = [...app.querySelectorAll('.tb-score')].map((s) => [num(s, 'data-seat'), s.innerText.trim()]);
   return {
-    status: text('.cc-status'), message: text('.cc-message'), log: text('.cc-log summary'),
-    result: text('.cc-result'), reveal: text('.cc-reveal'), setting: !!app.querySelector('.cc-kind-1'),
-    undo_disabled: app.querySelector('.cc-undo')?.disabled ?? null,
+    status: text('.tb-status'), message: text('.tb-message'), log: text('.tb-log summary'),
+    result: text('.tb-result'), reveal: text('.tb-reveal'), setting: !!app.querySelector('.cc-kind-1'),
+    undo_disabled: app.querySelector('.tb-undo')?.disabled ?? null,
     buttons, points, cells, tokens, cracks, water, scores,
   };
 }"""
@@ -110,12 +110,12 @@ class Dashboard:
 
     def __init__(self, page: Page, js: Any, artifacts: Path, name: str) -> None:
         self.page, self.js, self.artifacts, self.name = page, js, artifacts, name
-        self.app = page.locator(".cc-app")
+        self.app = page.locator(".tb-app")
 
     def open(self, url: str) -> None:
         # Voila runs the notebook before it sends the page: don't wait for "load" under the default timeout.
         self.page.goto(url, wait_until="commit", timeout=KERNEL_TIMEOUT_MS)
-        self.js.wait_for(self.page.locator(".cc-start"), timeout=KERNEL_TIMEOUT_MS)
+        self.js.wait_for(self.page.locator(".tb-start"), timeout=KERNEL_TIMEOUT_MS)
         cells = self.page.locator("div.cl-grid g[data-kind='cell'][data-r]")
         self.js.wait_until(lambda: cells.count() == 25, "the floe's 25 tiles are drawn")
 
@@ -158,7 +158,7 @@ class Dashboard:
         before = json.dumps(self.snapshot(), sort_keys=True)
         self.app.evaluate(
             """(app) => app.querySelectorAll('button').forEach((b) => {
-                 if ([...b.classList].some((c) => c.startsWith('cc-') && !['cc-undo', 'cc-load'].includes(c)))
+                 if ([...b.classList].some((c) => /^(cc|tb)-/.test(c) && !['tb-undo', 'tb-load', 'tb-new'].includes(c)))
                    b.setAttribute('data-cc-stale', '1');
                })"""
         )
@@ -174,21 +174,22 @@ class Dashboard:
     def load(self, path: Path) -> None:
         """Choose a file through the Load button (its <input type=file> is not in the document)."""
         with self.page.expect_file_chooser() as chooser:
-            self.button("cc-load").click()
+            self.button("tb-load").click()
         chooser.value.set_files(path)
 
     def save_text(self) -> str:
-        return _decode_save(self.app.locator("a.cc-save").get_attribute("href") or "")
+        return _decode_save(self.app.locator("a.tb-save").get_attribute("href") or "")
 
     # ----- setting up and setting tiles
 
     def start(self, seats: list[str], seed: int) -> dict[str, Any]:
         for seat, kind in enumerate(seats):
-            self.app.locator(f".cc-seat-{seat} select").select_option(kind)
-        seed_box = self.app.locator(".cc-seed")
+            label = kind if kind == "person" else f"{kind} bot"  # the table app names a bot kind "<name> bot"
+            self.app.locator(f".tb-seat-{seat} select").select_option(label=label)
+        seed_box = self.app.locator(".tb-seed")
         seed_box.locator("input").fill(str(seed))
         seed_box.locator("input").press("Tab")  # IntText sends its value on change
-        return self.click(self.button("cc-start"))
+        return self.click(self.button("tb-start"))
 
     def toggle(self, group: str, pattern: str) -> None:
         choice = self.app.locator(f".{group} button", has_text=re.compile(pattern))
@@ -208,9 +209,9 @@ class Dashboard:
     def step(self, snap: dict[str, Any], policy: Policy) -> dict[str, Any]:
         """Make the next move a person or a bot needs, by clicks; return the new snapshot."""
         classes = [b["cls"] for b in snap["buttons"]]
-        if "cc-ready" in classes:
+        if "tb-ready" in classes:
             policy.used.add("ready")
-            return self.click(self.button("cc-ready"))
+            return self.click(self.button("tb-ready"))
         if snap["setting"]:
             seat = _seat_in(snap["status"])
             tile1, tile2 = policy.tiles_for(seat)
@@ -218,14 +219,14 @@ class Dashboard:
             policy.actions.append((seat, str(SetTiles(*tile1, *tile2))))
             policy.used.add("lock")
             return self.set_tiles(tile1, tile2)
-        if "cc-continue" in classes:
+        if "tb-continue" in classes:
             policy.used.add("continue")
-            return self.click(self.button("cc-continue"))
-        if "cc-next" in classes:
+            return self.click(self.button("tb-continue"))
+        if "tb-bot-step" in classes:
             policy.bot_turns += 1
             run = policy.bot_turns % 4 == 0  # mostly step by step, sometimes run until a person is needed
             policy.used.add("run" if run else "next")
-            return self.click(self.button("cc-run" if run else "cc-next"))
+            return self.click(self.button("tb-run-bots" if run else "tb-bot-step"))
         seat = _seat_in(snap["status"]) if snap["status"] else -1
         if "cc-pass" in classes:
             policy.actions.append((seat, str(Pass())))
@@ -308,7 +309,7 @@ def dash(page: Page, js_errors: Any, artifacts_dir: Path, dashboard_url: str, re
 
 def _replay_with_fresh_bots(record: dict[str, Any]) -> None:
     """The saved log again, at a new table with the same seats and seed: the bots must choose the same."""
-    table = Table.new(record["seats"], seed=record["seed"], **record["options"])
+    table = HotSeatTable.new("click_crack", record["seats"], seed=record["seed"], **record["options"])
     for index, (seat, text) in enumerate(record["log"]):
         if seat == CHANCE:
             continue
@@ -330,7 +331,7 @@ def test_a_seeded_game_played_by_clicks_ends_as_the_engine_says(dash: Dashboard,
 
     # The save, downloaded through the link as a person would.
     with dash.page.expect_download() as info:
-        dash.app.locator("a.cc-save").click()
+        dash.app.locator("a.tb-save").click()
     path = tmp_path / "saved.json"
     info.value.save_as(path)
     text = path.read_text()
@@ -355,10 +356,10 @@ def test_a_seeded_game_played_by_clicks_ends_as_the_engine_says(dash: Dashboard,
 
 def test_hot_seat_settings_stay_secret_until_the_reveal(dash: Dashboard) -> None:
     policy = Policy()
-    snap = dash.start(["person", "person", "random bot"], seed=3)
-    snap = dash.play(policy, lambda s: "cc-ready" in _classes(s, "cc-ready"), snap)
+    snap = dash.start(["person", "person", "random"], seed=3)
+    snap = dash.play(policy, lambda s: "tb-ready" in _classes(s, "tb-ready"), snap)
     assert _seat_in(snap["status"]) == 0
-    snap = dash.click(dash.button("cc-ready"))
+    snap = dash.click(dash.button("tb-ready"))
     assert snap["setting"] and _seat_in(snap["status"]) == 0
     secret = ["break E", "walk S"]
     snap = dash.set_tiles(("break", "E"), ("walk", "S"))
@@ -366,10 +367,10 @@ def test_hot_seat_settings_stay_secret_until_the_reveal(dash: Dashboard) -> None
     # Hand-over to person 1, then person 1 setting: nothing of person 0's choice anywhere on screen.
     for stage in ("hand-over", "setting"):
         assert _seat_in(snap["status"]) == 1, snap["status"]
-        assert ("cc-ready" in _classes(snap, "cc-ready")) == (stage == "hand-over")
+        assert ("tb-ready" in _classes(snap, "tb-ready")) == (stage == "hand-over")
         assert snap["setting"] == (stage == "setting")
         page_text = dash.page.inner_text("body")
-        log_text = dash.app.locator(".cc-log").inner_text()
+        log_text = dash.app.locator(".tb-log").inner_text()
         for words in secret:
             assert words not in page_text, f"{words!r} is on screen at person 1's {stage}"
             assert words not in log_text
@@ -377,11 +378,11 @@ def test_hot_seat_settings_stay_secret_until_the_reveal(dash: Dashboard) -> None
         assert "set break" not in log_text and "set walk" not in log_text
         assert snap["reveal"] == ""
         # A save would carry the whole log, secret settings included: it waits for the reveal.
-        assert dash.app.locator("a.cc-save").count() == 0
-        assert dash.app.locator(".cc-save-later").count() == 1
+        assert dash.app.locator("a.tb-save").count() == 0
+        assert dash.app.locator(".tb-save-later").count() == 1
         dash.page.screenshot(path=str(dash.artifacts / f"{dash.name}-{stage}.png"), full_page=True)
         if stage == "hand-over":
-            snap = dash.click(dash.button("cc-ready"))
+            snap = dash.click(dash.button("tb-ready"))
 
     snap = dash.set_tiles(("break", "W"), ("walk", "N"))
     assert snap["reveal"], "the settings are revealed after the last lock"
@@ -394,7 +395,7 @@ def test_hot_seat_settings_stay_secret_until_the_reveal(dash: Dashboard) -> None
     ]
     assert [line.strip() for line in snap["reveal"].splitlines() if line.strip()] == expected
     assert "break E →" in expected[0] and "walk S ↓" in expected[0] and "break W ←" in expected[1]
-    log_text = dash.app.locator(".cc-log").inner_text()
+    log_text = dash.app.locator(".tb-log").inner_text()
     assert "Player 0: set break E and walk S" in log_text and "Player 1: set break W and walk N" in log_text
 
 
@@ -403,7 +404,7 @@ def test_undo_never_reaches_back_past_a_reveal(dash: Dashboard) -> None:
     snap = dash.start(BOTS, seed=7)
     snap = dash.play(policy, lambda s: bool(s["reveal"]), snap)
     assert snap["undo_disabled"] is True, "undo is enabled on the reveal"
-    snap = dash.click(dash.button("cc-continue"))
+    snap = dash.click(dash.button("tb-continue"))
     snap = dash.play(policy, lambda s: bool(_classes(s, "cc-tile-")), snap)
     assert snap["undo_disabled"] is True, "undo is enabled with the person to act right after the reveal"
 
@@ -413,7 +414,7 @@ def test_undo_never_reaches_back_past_a_reveal(dash: Dashboard) -> None:
     assert snap["undo_disabled"] is False, "undo is disabled after the person's tile"
     assert _board(snap) != before, "the walk moved a penguin"
 
-    snap = dash.click(dash.button("cc-undo"))
+    snap = dash.click(dash.button("tb-undo"))
     assert snap["message"] == "Undone."
     assert (_board(snap), _log_count(snap), _scores(snap)) == (before, entries, scores)
     assert _classes(snap, "cc-tile-"), "the person is to act again"
@@ -421,19 +422,19 @@ def test_undo_never_reaches_back_past_a_reveal(dash: Dashboard) -> None:
     policy.actions.pop()
 
     # Play on to the next round: before its reveal undo reaches this round's actions; after it, nothing.
-    snap = dash.play(policy, lambda s: "cc-ready" in _classes(s, "cc-ready"), snap)
+    snap = dash.play(policy, lambda s: "tb-ready" in _classes(s, "tb-ready"), snap)
     assert snap["undo_disabled"] is False, "undo is disabled before the next reveal"
     snap = dash.play(policy, lambda s: bool(s["reveal"]), snap)
     assert snap["undo_disabled"] is True, "undo is enabled after the next round's reveal"
-    snap = dash.click(dash.button("cc-continue"))
+    snap = dash.click(dash.button("tb-continue"))
     assert snap["undo_disabled"] is True
 
 
 def test_save_and_load_through_the_page(dash: Dashboard, tmp_path: Path) -> None:
     policy = Policy()
     snap = dash.start(BOTS, seed=7)
-    mid_game = re.compile(r"cc-(next|tile-)")
-    snap = dash.play(policy, lambda s: _log_count(s) >= 20 and any(mid_game.match(c) for c in _classes(s, "cc-")), snap)
+    mid_game = re.compile(r"tb-bot-step|cc-tile-")
+    snap = dash.play(policy, lambda s: _log_count(s) >= 20 and any(mid_game.match(c) for c in _classes(s, "")), snap)
     text = dash.save_text()
     saved = from_json(text)
     assert isinstance(saved, ClickCrack) and not saved.is_over()
@@ -445,7 +446,7 @@ def test_save_and_load_through_the_page(dash: Dashboard, tmp_path: Path) -> None
     shown = (_board(snap), _scores(snap), _log_count(snap), snap["status"])
 
     dash.page.reload(wait_until="commit", timeout=KERNEL_TIMEOUT_MS)
-    dash.page.locator(".cc-start").wait_for(timeout=KERNEL_TIMEOUT_MS)
+    dash.page.locator(".tb-start").wait_for(timeout=KERNEL_TIMEOUT_MS)
     # Voila's kernel shutdown on unload is refused for want of an XSRF token (voila-dashboards/voila#1458).
     shutdown = [e for e in dash.js.errors if "/voila/api/shutdown/" in e and "403" in e]
     dash.js.errors[:] = [e for e in dash.js.errors if e not in shutdown]

@@ -1,0 +1,211 @@
+"""Click & Crack at the shared table (cliplab.ui.table_app): the floe, what a click on it means, and the
+controls the floe cannot take (secret tiles, the tile to carry out, a side to push, a half to break off).
+
+A click on the floe, for the person to decide:
+- placing: a point places a penguin there;
+- carrying out tiles: a point with one of your penguins carries out the selected tile with it; a point
+  next to one of your penguins walks it there, a line starting at one breaks that way;
+- a penguin pushed off the edge: the point where it should slide;
+- equal halves: a tile of the half that breaks off.
+Teaching notebooks use the same mapping through `click_action`.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+import ipywidgets as w
+
+from cliplab.engine import Action, IllegalAction, State
+from cliplab.grid import step
+from cliplab.ui import Intent, Mark, Scene
+from cliplab.ui.table_app import Picture, button, swatch
+
+from .board import describe
+from .rules import DIRS, KINDS, BreakOff, ClickCrack, Pass, Perform, Place, PushAside, SetTiles
+
+ARROWS = {"N": "↑", "E": "→", "S": "↓", "W": "←"}
+
+
+def tile_text(kind: str, direction: str) -> str:
+    return f"{kind} {direction} {ARROWS[direction]}"
+
+
+def heading(a: tuple[int, int], b: tuple[int, int]) -> str | None:
+    """The direction from point `a` to its neighbour `b`, or None."""
+    return next((d for d in DIRS if step(a, d) == b), None)
+
+
+def open_tiles(game: ClickCrack, seat: int) -> list[tuple[str, str]]:
+    """The tiles `seat` may carry out now, in the order the engine lists them."""
+    return list(dict.fromkeys((a.kind, a.direction) for a in game.legal_actions(seat) if isinstance(a, Perform)))
+
+
+def click_action(game: ClickCrack, seat: int, intent: Intent, tile: tuple[str, str] | None = None) -> Action:
+    """The action a click on the floe stands for (`tile`: the tile selected beside the board, if any).
+
+    The engine then judges it; a click that names nothing raises IllegalAction with a hint.
+    """
+    kind, at = intent.kind, intent.at
+    mine = {game.pos[p]: p for p in game.penguins_of(seat)}
+    if game.phase == "place" and kind == "point":
+        return Place(*at)
+    if game.phase == "break" and kind == "cell":
+        half = next((h for h in game.halves if at in h), None)
+        if half is None:
+            raise IllegalAction("break", f"tile {at[0]},{at[1]}", "click a tile of one of the two equal halves")
+        return BreakOff(*min(half))
+    if game.phase == "push" and kind == "point":
+        chosen = [side for side, moves in game.push_sides.items() if any(to == at for _, to in moves)]
+        if not chosen:
+            raise IllegalAction("push", f"point {at[0]},{at[1]}", "click a ringed point where the penguin may slide")
+        return PushAside(chosen[0])
+    if game.phase == "perform" and kind == "point":
+        if at in mine and tile is not None:
+            return Perform(tile[0], tile[1], mine[at])
+        if at in mine:
+            walks = sorted({d for k, d in open_tiles(game, seat) if k == "walk"})
+            if len(walks) != 1:
+                raise IllegalAction("walk", f"point {at[0]},{at[1]}", "choose a tile, or click the point to walk to")
+            return Perform("walk", walks[0], mine[at])
+        for penguin_at, penguin in mine.items():
+            direction = heading(penguin_at, at) if penguin_at is not None else None
+            if direction:
+                return Perform("walk", direction, penguin)
+        if at in game.pos:
+            raise IllegalAction("walk", f"point {at[0]},{at[1]}", "click one of your own penguins")
+    if game.phase == "perform" and kind == "segment" and intent.to is not None:
+        for a, b in ((intent.at, intent.to), (intent.to, intent.at)):
+            if a in mine:
+                return Perform("break", heading(a, b) or "N", mine[a])
+    raise IllegalAction(
+        game.phase, f"{kind} {at[0]},{at[1]}", "click one of your penguins, a point next to it or a line from it"
+    )
+
+
+def click_marks(game: ClickCrack, seat: int, tile: tuple[str, str] | None = None) -> tuple[Mark, ...]:
+    """What the person deciding may click: placing points, penguins for the selected tile, sides, halves."""
+    legal = game.legal_actions(seat) if seat in game.to_move() else []
+    if game.phase == "place":
+        return tuple(Mark("point", (a.row, a.col)) for a in legal if isinstance(a, Place))
+    if game.phase == "break":
+        return tuple(Mark("cell", (a.row, a.col)) for a in legal if isinstance(a, BreakOff))
+    if game.phase == "push":
+        # Where the penguin pushed aside would slide, one ring per side.
+        return tuple(
+            Mark("point", to)
+            for side, moves in game.push_sides.items()
+            for penguin, to in moves
+            if (at := game.pos[penguin]) is not None and heading(at, to) == side
+        )
+    if game.phase == "perform" and tile is not None:
+        penguins = [a.penguin for a in legal if isinstance(a, Perform) and (a.kind, a.direction) == tile]
+        return tuple(Mark("point", at) for p in penguins if (at := game.pos[p]) is not None)
+    return ()
+
+
+class ClickCrackPicture(Picture):
+    """The floe for everyone, with the controls a person needs beside it."""
+
+    secret_words = "set their tiles in secret"
+
+    def __init__(self, app: Any) -> None:
+        super().__init__(app)
+        self.selected: tuple[str, str] | None = None  # the tile chosen beside the board
+
+    def reset(self) -> None:
+        self.selected = None
+
+    def _tile(self, game: ClickCrack, seat: int) -> tuple[str, str] | None:
+        tiles = open_tiles(game, seat) if game.phase == "perform" else []
+        if self.selected not in tiles:
+            self.selected = tiles[0] if tiles else None
+        return self.selected
+
+    def scene(self, view: State, seat: int, acting: bool) -> Scene:
+        assert isinstance(view, ClickCrack)
+        marks = click_marks(view, seat, self._tile(view, seat)) if acting else ()
+        return describe(view, marks)
+
+    def click(self, view: State, seat: int, intent: Intent) -> Action | None:
+        assert isinstance(view, ClickCrack)
+        if view.phase == "program":
+            raise IllegalAction("secret tiles", intent.kind, "choose your tiles beside the board")
+        return click_action(view, seat, intent, self._tile(view, seat))
+
+    def controls(self, view: State, seat: int) -> tuple[str, list[w.Widget]]:
+        assert isinstance(view, ClickCrack)
+        who = f"{swatch(seat)} <b>{html.escape(self.app.who(seat))}</b>"
+        legal = view.legal_actions(seat)
+        if view.phase == "program":
+            return f"{who}: choose both tiles, then lock them in.", self._setting(seat)
+        if view.phase == "place":
+            return f"{who}: click an intersection to place a penguin.", []
+        if view.phase == "push":
+            return f"{who}: a penguin would be pushed off the floe. Which side does it go?", [
+                button(
+                    f"Push it {a.direction} {ARROWS[a.direction]}", f"cc-push-{a.direction}", lambda a=a: self.app.do(a)
+                )
+                for a in legal
+                if isinstance(a, PushAside)
+            ]
+        if view.phase == "break":
+            return f"{who}: the floe split into equal halves. Choose the half that breaks off.", [
+                button(
+                    f"Break off the half with tile {a.row},{a.col}",
+                    f"cc-half-{a.row}-{a.col}",
+                    lambda a=a: self.app.do(a),
+                )
+                for a in legal
+                if isinstance(a, BreakOff)
+            ]
+        if legal == [Pass()]:
+            return f"{who}: no tile can be carried out, so you pass.", [
+                button("Pass", "cc-pass", lambda: self.app.do(Pass()), "warning")
+            ]
+        return f"{who}: pick a tile, then click one of your highlighted penguins.", self._perform(view, seat, legal)
+
+    def _setting(self, seat: int) -> list[w.Widget]:
+        rows: list[w.Widget] = []
+        choices = []
+        for number in (1, 2):
+            kind = w.ToggleButtons(options=KINDS, value="walk", description=f"Tile {number}")
+            kind.add_class(f"cc-kind-{number}")
+            direction = w.ToggleButtons(options=[(ARROWS[d] + " " + d, d) for d in DIRS], value="N")
+            direction.add_class(f"cc-dir-{number}")
+            rows += [kind, direction]
+            choices.append((kind, direction))
+
+        def lock() -> None:
+            (k1, d1), (k2, d2) = ((k.value, d.value) for k, d in choices)
+            self.app.do(SetTiles(k1, d1, k2, d2))
+
+        return [*rows, button("Lock in", "cc-lock", lock, "primary")]
+
+    def _perform(self, view: ClickCrack, seat: int, legal: list[Any]) -> list[w.Widget]:
+        selected = self._tile(view, seat)
+        tiles = []
+        for tile in open_tiles(view, seat):
+            chosen = button(tile_text(*tile), f"cc-tile-{tile[0]}-{tile[1]}", lambda tile=tile: self._select(tile))
+            chosen.button_style = "info" if tile == selected else ""
+            tiles.append(chosen)
+        penguins = [
+            button(f"{a.kind} {a.direction} with penguin {a.penguin}", f"cc-do-{a.penguin}", lambda a=a: self.app.do(a))
+            for a in legal
+            if isinstance(a, Perform) and (a.kind, a.direction) == selected
+        ]
+        return [w.HTML("Your tiles:"), w.HBox(tiles), w.HTML("Or choose here:"), *penguins]
+
+    def _select(self, tile: tuple[str, str]) -> None:
+        self.selected = tile
+        self.app.refresh()
+
+    def seat_facts(self, view: State, seat: int) -> dict[str, str]:
+        assert isinstance(view, ClickCrack)
+        return {"penguins": str(len(view.penguins_of(seat)))}
+
+    def reveal_words(self, state: State, index: int) -> str:
+        action = state.log[index][1]
+        assert isinstance(action, SetTiles)
+        return " and ".join(tile_text(kind, direction) for kind, direction in action.tiles)
