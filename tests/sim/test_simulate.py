@@ -11,6 +11,7 @@ import pytest
 
 from cliplab.bots import RandomBot, play
 from cliplab.engine import CHANCE, OptionError, new_game
+from cliplab.kit import declaration
 from cliplab.sim import SimulationError, bot_names, game_seeds, make_setup, play_game, read, simulate
 from cliplab.sim.run import chunks
 
@@ -101,9 +102,8 @@ def test_other_bots_through_views() -> None:
 
 def test_bot_names_and_setups() -> None:
     names = bot_names(GAME)
-    assert names[0] == "random"
-    expected = "heuristic" if "heuristic" in names else "random"
-    assert make_setup(GAME, "default").bots == (expected,) * 3
+    assert names == declaration(GAME).bot_names() and names[0] == "random"
+    assert make_setup(GAME, "default").bots == (declaration(GAME).default_bot,) * 3
     assert make_setup(GAME, "random,random").players == 2
     assert make_setup(GAME, "cliplab.bots:RandomBot", players=4).bots == ("cliplab.bots:RandomBot",) * 4
     assert make_setup(GAME, "random", options={"round_limit": "9"}).options == {"round_limit": 9}
@@ -113,6 +113,28 @@ def test_bot_names_and_setups() -> None:
         make_setup(GAME, "random,random", players=3)
     with pytest.raises(OptionError):
         make_setup(GAME, "random", options={"no_such_option": 1})
+
+
+def test_a_bot_name_is_the_declared_bot_and_the_game_reports_its_own_metrics() -> None:
+    """ClipCut Parks solo: "random" is the game's declared random bot (the one the table app and notebooks
+    use), and the row carries the game's declared metrics: rounds, cards, crumpled sections, score lines."""
+    table = simulate("clipcut_parks", "random", 3, seed=5, players=1, progress=False)
+    setup = make_setup("clipcut_parks", "random", players=1)
+    for index in range(3):
+        state, _ = play_game(setup, 5, index)
+        game_seed, (bot_seed,) = game_seeds(5, index, 1)
+        again = new_game("clipcut_parks", 1, game_seed)
+        play(again, [declaration("clipcut_parks").make_bot("random", bot_seed)])
+        assert again.log == state.log
+        found = table.iloc[index]
+        outcome = state.outcome()
+        assert outcome is not None
+        assert found["rounds"] == state.round  # type: ignore[attr-defined]
+        assert found["stat_cards_completed"] == len(state.completed[0])  # type: ignore[attr-defined]
+        assert found["stat_sections_crumpled"] == len(state.crumpled[0])  # type: ignore[attr-defined]
+        lines = [found[column] for column in table.columns if column.startswith("stat_score line: ")]
+        assert len(lines) == 6 and sum(lines) == found["score_0"] == outcome.scores[0]
+        assert found["score_trace_0"][-1] == outcome.scores[0]
 
 
 def test_chunks_are_runs_of_consecutive_games() -> None:
