@@ -186,7 +186,7 @@ class TableApp:
 
         self.status = self._html("tb-status")
         self.message = self._html("tb-message")
-        self.panel = w.VBox(layout=w.Layout(gap="4px"))
+        self.panel = w.VBox(layout=w.Layout())
         self.panel.add_class("tb-panel")
         self.views = w.HBox(layout=w.Layout(flex_flow="row wrap"))
         self.seats_box = self._html("tb-players")
@@ -203,7 +203,7 @@ class TableApp:
         self._build_form(players, seed, seats, variant, options)
         tools = w.HBox(
             [self.undo_button, self.upload, self.save_box, self.new_button],
-            layout=w.Layout(gap="6px", flex_flow="row wrap", align_items="center"),
+            layout=w.Layout(flex_flow="row wrap", align_items="center"),
         )
         side = w.VBox(
             [
@@ -220,7 +220,7 @@ class TableApp:
             layout=w.Layout(flex="0 1 400px", min_width="300px"),
         )
         self.grid.widget.layout = w.Layout(flex="1 1 560px", min_width="340px")
-        self.widget = w.HBox([self.grid.widget, side], layout=w.Layout(gap="12px", flex_flow="row wrap"))
+        self.widget = w.HBox([self.grid.widget, side], layout=w.Layout(flex_flow="row wrap"))
         self.widget.add_class("tb-app")
         self.widget.add_class(f"tb-game-{game}")
         self.show_setup()
@@ -487,7 +487,7 @@ class TableApp:
                         button("Next bot step", "tb-bot-step", self.bot_step, "primary" if acting is None else ""),
                         button("Run until a person is needed", "tb-run-bots", self.run_bots),
                     ],
-                    layout=w.Layout(gap="6px", flex_flow="row wrap"),
+                    layout=w.Layout(flex_flow="row wrap"),
                 )
             )
         self.panel.children = controls
@@ -527,14 +527,14 @@ class TableApp:
         table = self.table
         assert table is not None
         game = table.game
-        scores = self.kit.score_breakdown(view)
+        scores = self.kit.scores_now(view)
         facts = {seat: self.picture.seat_facts(view, seat) for seat in range(game.players)}
         headings = list(facts[0])
         head = "".join(f"<th style='text-align:left'>{html.escape(h)}</th>" for h in ["", "score", *headings])
         rows = []
         for seat in range(game.players):
             here = " style='font-weight:700'" if seat == self.view_seat else ""
-            total = number_text(sum(points for _, points in scores.get(seat, [])))
+            total = number_text(scores[seat]) if scores else "-"
             cells = "".join(f"<td>{html.escape(facts[seat].get(h, ''))}</td>" for h in headings)
             rows.append(
                 f"<tr{here} data-seat='{seat}'><td style='white-space:nowrap'>{swatch(seat)} "

@@ -33,21 +33,21 @@ FALLBACK_SEED = 16
 # One read of what the tests steer by: the app's hidden tag, texts, the grid's state and the notice.
 SNAPSHOT = """(app) => {
   const text = (sel) => (app.querySelector(sel)?.innerText ?? '').trim();
-  const tag = app.querySelector('.cp-tag');
+  const tag = app.querySelector('.tb-tag');
   const grid = app.querySelector('div.cl-grid');
   const notice = app.querySelector('.cl-notice');
   const buttons = [...app.querySelectorAll('button')]
-    .map((b) => ({cls: [...b.classList].find((c) => c.startsWith('cp-')), disabled: b.disabled}))
+    .map((b) => ({cls: [...b.classList].find((c) => /^(cp|tb)-/.test(c)), disabled: b.disabled}))
     .filter((b) => b.cls);
-  const breakdown = [...app.querySelectorAll('.cp-breakdown tr')]
+  const breakdown = [...app.querySelectorAll('.tb-breakdown tr')]
     .map((tr) => [...tr.querySelectorAll('td')].map((td) => td.innerText.trim()));
   return {
     tag: tag ? Object.fromEntries(Object.entries(tag.dataset)) : {},
     revision: grid?.dataset.revision ?? '',
     held: grid?.dataset.held ?? '',
     turns: grid?.dataset.turns ?? '',
-    status: text('.cp-status'), message: text('.cp-message'), result: text('.cp-result'),
-    log: text('.cp-log summary'),
+    status: text('.tb-status'), message: text('.tb-message'), result: text('.tb-result'),
+    log: text('.tb-log summary'),
     notice: notice && !notice.hidden ? notice.querySelector('.cl-notice-text').innerText : '',
     notice_tone: notice && !notice.hidden ? notice.dataset.tone : '',
     buttons, breakdown,
@@ -97,12 +97,12 @@ class Dashboard:
 
     def __init__(self, page: Page, js: Any, artifacts: Path, name: str) -> None:
         self.page, self.js, self.artifacts, self.name = page, js, artifacts, name
-        self.app = page.locator(".cp-app")
+        self.app = page.locator(".tb-app")
         self.clicks = 0
 
     def open(self, url: str) -> None:
         self.page.goto(url, wait_until="commit", timeout=KERNEL_TIMEOUT_MS)
-        self.js.wait_for(self.page.locator(".cp-start"), timeout=KERNEL_TIMEOUT_MS)
+        self.js.wait_for(self.page.locator(".tb-start"), timeout=KERNEL_TIMEOUT_MS)
 
     def snapshot(self) -> dict[str, Any]:
         return self.app.evaluate(SNAPSHOT)
@@ -168,13 +168,16 @@ class Dashboard:
 
     # ----- setting up
 
-    def start(self, seed: int, mode: str = "Solo") -> dict[str, Any]:
-        self.app.locator(".cp-mode select").select_option(label=mode)
-        seed_box = self.app.locator(".cp-seed input")
+    def start(self, seed: int, players: int = 1) -> dict[str, Any]:
+        count = self.app.locator(".tb-players-count input")
+        count.fill(str(players))
+        count.press("Tab")
+        self.js.wait_until(lambda: self.app.locator(".tb-seat-1").count() == int(players > 1), "the seats follow")
+        seed_box = self.app.locator(".tb-seed input")
         seed_box.fill(str(seed))
         seed_box.press("Tab")  # IntText sends its value on change
         self.page.wait_for_timeout(200)
-        return self.click(self.button("cp-start"))
+        return self.click(self.button("tb-start"))
 
     # ----- one action, by clicks
 
@@ -246,7 +249,7 @@ class Dashboard:
         assert self.snapshot()["held"] == ""
 
     def save_text(self) -> str:
-        return _decode_save(self.app.locator("a.cp-save").get_attribute("href") or "")
+        return _decode_save(self.app.locator("a.tb-save").get_attribute("href") or "")
 
 
 @pytest.fixture(scope="session")
@@ -333,7 +336,7 @@ def test_a_whole_solo_game_played_by_clicks_scores_as_the_engine_says(dash: Dash
 
     # The save, downloaded through the link as a person would, is the same game.
     with dash.page.expect_download() as info:
-        dash.app.locator("a.cp-save").click()
+        dash.app.locator("a.tb-save").click()
     path = tmp_path / "saved.json"
     info.value.save_as(path)
     text = path.read_text()

@@ -14,7 +14,6 @@ from dataclasses import replace
 import pytest
 
 from cliplab.engine import Action, IllegalAction, State, from_json, new_game
-from cliplab.games.clipcut_parks.app import ClipCutApp
 from cliplab.games.clipcut_parks.board import (
     COLOUR_LOOK,
     REQUIREMENT_FILLS,
@@ -28,9 +27,10 @@ from cliplab.games.clipcut_parks.board import (
 )
 from cliplab.games.clipcut_parks.explain import why_illegal
 from cliplab.games.clipcut_parks.rules import ClipCutParks, Crumple, Cut, Keep, Place, Score, card_of, sheet_of
-from cliplab.games.clipcut_parks.session import PERSON, Table
 from cliplab.grid import Transform, orient
 from cliplab.ui import Intent, Scene, render
+from cliplab.ui.table import PERSON, HotSeatTable
+from cliplab.ui.table_app import TableApp
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -96,15 +96,20 @@ def marks_of(scene: Scene, board: str, style: str | None = None) -> list[tuple[s
     return [(m.kind, m.at) for m in scene.board(board).marks if style is None or m.style == style]
 
 
-def started(seed: int = 3, **options: object) -> ClipCutApp:
-    app = ClipCutApp(mode="solo", seed=seed)
-    app.table = Table.new([PERSON], seed=seed, **options)
-    app._follow()
-    app._refresh()
+def started(seed: int = 3, **options: object) -> TableApp:
+    app = TableApp("clipcut_parks", players=1, seed=seed)
+    app.use(HotSeatTable.new("clipcut_parks", [PERSON], seed=seed, **options))
     return app
 
 
-def notice(app: ClipCutApp) -> str:
+def at_table(game: ClipCutParks) -> TableApp:
+    """The table app playing `game`, a person in every seat."""
+    app = TableApp("clipcut_parks", players=game.players)
+    app.use(HotSeatTable([PERSON] * game.players, game))
+    return app
+
+
+def notice(app: TableApp) -> str:
     return str(app.grid.widget.notice.get("text", ""))
 
 
@@ -247,11 +252,11 @@ def test_a_cut_is_made_by_clicking_its_start_then_its_end() -> None:
     game = app.game
     cut = next(a for a in game.legal_actions(0) if isinstance(a, Cut))
     app.grid.handle(Intent("sheet", "point", (cut.row, cut.col)))
-    assert app.start == (cut.row, cut.col) and notice(app) == ""
+    assert app.picture.start == (cut.row, cut.col) and notice(app) == ""
     assert ("point", (cut.row, cut.col)) in marks_of(app.grid.scene, "sheet", "last")
     app.grid.handle(Intent("sheet", "point", cut.points[-1]))
     assert game.log[-1][1] == cut or any(a == cut for _, a in game.log)
-    assert app.start is None
+    assert app.picture.start is None
 
 
 def test_a_cut_may_be_clicked_from_its_far_end_first() -> None:
@@ -260,10 +265,10 @@ def test_a_cut_may_be_clicked_from_its_far_end_first() -> None:
     cut = next(a for a in game.legal_actions(0) if isinstance(a, Cut) and a.points[-1] not in start_points(game, 0))
     far = cut.points[-1]
     app.grid.handle(Intent("sheet", "point", far))
-    assert app.start == far and notice(app) == ""
+    assert app.picture.start == far and notice(app) == ""
     assert (cut.row, cut.col) in {m.at for m in app.grid.scene.board("sheet").marks if m.style == "target"}
     app.grid.handle(Intent("sheet", "point", (cut.row, cut.col)))
-    assert (0, cut) in game.log and app.start is None
+    assert (0, cut) in game.log and app.picture.start is None
 
 
 def test_clicking_a_point_that_starts_no_cut_shows_the_engines_reason() -> None:
@@ -276,7 +281,7 @@ def test_clicking_a_point_that_starts_no_cut_shows_the_engines_reason() -> None:
     assert notice(app) in {x[:1].upper() + x[1:] for x in reasons}
     assert "starts on the sheet's edge or at the end of an earlier cut" in notice(app)
     assert app.grid.widget.notice["tone"] == "error" and app.grid.widget.notice["at"] == [r, c]
-    assert game.fingerprint() == before and app.start is None
+    assert game.fingerprint() == before and app.picture.start is None
 
 
 def no_cut_at(game: ClipCutParks) -> tuple[int, int]:
@@ -294,21 +299,18 @@ def test_an_end_that_carries_a_cut_of_this_round_straight_on_is_refused_with_the
         return g.stage[0] == "cut" and len(g.to_cut[0]) >= 2 and _straight_pair(g) is not None
 
     game = play_until(ready)
-    table = Table([PERSON], game)
-    app = ClipCutApp()
-    app.table = table
-    app._refresh()
+    app = at_table(game)
     first, straight = _straight_pair(game)  # type: ignore[misc]
     app.grid.handle(Intent("sheet", "point", (first.row, first.col)))
     app.grid.handle(Intent("sheet", "point", first.points[-1]))
     assert game.log[-1] == (0, first) or (0, first) in game.log
     app.grid.handle(Intent("sheet", "point", (straight.row, straight.col)))
-    assert app.start == (straight.row, straight.col)
+    assert app.picture.start == (straight.row, straight.col)
     before = game.fingerprint()
     app.grid.handle(Intent("sheet", "point", straight.points[-1]))
     _, reason = why_illegal(game, 0, straight)
     assert "straight line" in reason and notice(app) == reason[:1].upper() + reason[1:]
-    assert game.fingerprint() == before and app.start == (straight.row, straight.col)
+    assert game.fingerprint() == before and app.picture.start == (straight.row, straight.col)
 
 
 def _straight_pair(game: ClipCutParks) -> tuple[Cut, Cut] | None:
@@ -342,19 +344,17 @@ def test_a_point_off_the_line_of_the_start_is_refused_and_another_start_is_taken
         if r != starts[0][0] and c != starts[0][1] and (r, c) not in starts and not cuts_from(game, 0, (r, c))
     )
     app.grid.handle(Intent("sheet", "point", off))
-    assert "straight" in notice(app) and app.start == starts[0]
+    assert "straight" in notice(app) and app.picture.start == starts[0]
     other = next(p for p in starts if p != starts[0] and cut_between(starts[0], p) is None)
     app.grid.handle(Intent("sheet", "point", other))
-    assert app.start == other
+    assert app.picture.start == other
     app.grid.handle(Intent("sheet", "point", other))  # the start again: chosen no more
-    assert app.start is None
+    assert app.picture.start is None
 
 
 def test_sections_are_dropped_onto_cards_and_illegal_drops_give_the_reason() -> None:
     game = play_until(lambda g: g.stage[0] == "build" and any(g.fits(0, s) for s in g.pending[0]))
-    app = ClipCutApp()
-    app.table = Table([PERSON], game)
-    app._refresh()
+    app = at_table(game)
     section = next(s for s in game.pending[0] if game.fits(0, s))
     fit = game.fits(0, section)[0].action
     board = f"{fit.kind}-{fit.card}"
@@ -396,9 +396,7 @@ def _same_fit(game: ClipCutParks, place: Place) -> bool:
 
 def test_crumple_is_offered_only_for_sections_that_fit_nowhere() -> None:
     game = play_until(lambda g: g.stage[0] == "build" and any(not g.fits(0, s) for s in g.pending[0]))
-    app = ClipCutApp()
-    app.table = Table([PERSON], game)
-    app._refresh()
+    app = at_table(game)
     buttons = {
         b._dom_classes[0]: b for box in app.panel.children for b in getattr(box, "children", ()) if b._dom_classes
     }
@@ -409,15 +407,13 @@ def test_crumple_is_offered_only_for_sections_that_fit_nowhere() -> None:
     assert (0, Crumple(stuck)) in game.log
     fitting = [s for s in game.pending[0] if game.fits(0, s)]
     if fitting:
-        app._do(Crumple(fitting[0]))
+        app.do(Crumple(fitting[0]))
         assert "must be placed" in app.message.value
 
 
 def test_a_tie_is_settled_by_clicking_a_square_of_the_part_to_keep() -> None:
     game = position("keep")
-    app = ClipCutApp()
-    app.table = Table([PERSON], game)
-    app._refresh()
+    app = at_table(game)
     before = game.fingerprint()
     gone = next((r, c) for r in range(7) for c in range(9) if (r, c) not in game.sheet[0])
     app.grid.handle(Intent("sheet", "cell", gone))
@@ -429,13 +425,11 @@ def test_a_tie_is_settled_by_clicking_a_square_of_the_part_to_keep() -> None:
 
 def test_score_order_buttons_when_several_cards_complete() -> None:
     game = position("check")
-    app = ClipCutApp()
-    app.table = Table([PERSON], game)
-    app._refresh()
+    app = at_table(game)
     scores = [a for a in game.legal_actions(0) if isinstance(a, Score)]
     classes = [b._dom_classes[0] for b in app.panel.children if isinstance(b, type(app.undo_button))]
     assert [f"cp-score-{a.kind}-{a.card}" for a in scores] == [c for c in classes if c.startswith("cp-score-")]
-    app._do(scores[-1])
+    app.do(scores[-1])
     assert (0, scores[-1]) in game.log
 
 
@@ -462,14 +456,12 @@ def test_malformed_messages_are_refused_and_change_nothing(message: object) -> N
     app.grid._receive(None, message, None)
     assert app.grid.refused and app.grid.widget.notice["tone"] == "error"
     assert notice(app).startswith("Refused a malformed message")
-    assert app.game.fingerprint() == before and app.start is None
+    assert app.game.fingerprint() == before and app.picture.start is None
 
 
 def test_drops_naming_no_tray_piece_or_a_bad_turn_are_refused() -> None:
     game = play_until(lambda g: g.stage[0] == "build")
-    app = ClipCutApp()
-    app.table = Table([PERSON], game)
-    app._refresh()
+    app = at_table(game)
     ref = game.face_up[0][0]
     board = f"{ref[0]}-{ref[1]}"
     before = game.fingerprint()
@@ -495,7 +487,7 @@ def test_undo_takes_back_the_persons_last_decision() -> None:
     app.grid.handle(Intent("sheet", "point", (cut.row, cut.col)))
     app.grid.handle(Intent("sheet", "point", cut.points[-1]))
     assert len(game.log) > before[1] and not app.undo_button.disabled
-    app._undo()
+    app.undo()
     assert (game.fingerprint(), len(game.log)) == before
     assert "Undone" in app.message.value and app.undo_button.disabled
 
@@ -505,11 +497,11 @@ def test_save_and_load_round_trip_and_a_corrupt_file_changes_nothing() -> None:
     game = app.game
     for _ in range(6):
         game.apply(first_choice(game), 0)
-    app._refresh()
+    app.refresh()
     text = app.table.to_json()  # type: ignore[union-attr]
     record = json.loads(text)
     assert record["seats"] == [PERSON] and record["game"] == "clipcut_parks"
-    other = ClipCutApp()
+    other = TableApp("clipcut_parks")
     other.load_text(text)
     assert other.game.fingerprint() == game.fingerprint() and "Loaded" in other.message.value
     kept, shown = other.table, other.grid.scene
@@ -525,9 +517,9 @@ def test_save_and_load_round_trip_and_a_corrupt_file_changes_nothing() -> None:
 
 
 def test_bots_play_from_their_own_views_at_a_hot_seat_table() -> None:
-    app = ClipCutApp(mode="standard", players=3, seed=2)
+    app = TableApp("clipcut_parks", players=3, seed=2)
     app.seat_choices[1].value = app.seat_choices[2].value = "random"
-    app._start()
+    app.start()
     table = app.table
     assert table is not None and table.seats == (PERSON, "random", "random")
     views: list[int | None] = []
@@ -544,7 +536,7 @@ def test_bots_play_from_their_own_views_at_a_hot_seat_table() -> None:
         steps += 1
         seat = app.acting_seat()
         if seat is None:
-            app._run_bots() if steps % 2 else app._bot_step()
+            app.run_bots() if steps % 2 else app.bot_step()
             continue
         action = first_choice(table.game, seat)
         if isinstance(action, Cut):
@@ -563,7 +555,7 @@ def test_bots_play_from_their_own_views_at_a_hot_seat_table() -> None:
         elif isinstance(action, Keep):
             app.grid.handle(Intent("sheet", "cell", (action.row, action.col)))
         else:
-            app._do(action)
+            app.do(action)
     game = table.game
     assert game.is_over() and views and all(v in (1, 2) for v in views)
     headline, rows = app.end_summary()
@@ -571,13 +563,12 @@ def test_bots_play_from_their_own_views_at_a_hot_seat_table() -> None:
     assert outcome is not None
     assert all(f"Player {s}" in headline for s in outcome.winners)
     assert [name for name, _ in rows] == ["Player 0", "Player 1", "Player 2"]
-    assert "cp-result" in app.status.value
+    assert "tb-result" in app.status.value
 
 
 def test_the_log_names_cards_and_the_tokens_a_placement_spends() -> None:
     game = play_until(lambda g: any(isinstance(a, Place) for _, a in g.log) and g.round > 3)
-    app = ClipCutApp()
-    app.table = Table([PERSON], game)
+    app = at_table(game)
     lines = app.log_lines()
     placed = [a for _, a in game.log if isinstance(a, Place)]
     for place in placed:
@@ -594,15 +585,13 @@ def test_solo_end_screen_breaks_the_score_down() -> None:
     game = fresh(seed=11)
     while not game.is_over():
         game.apply(first_choice(game), 0)
-    app = ClipCutApp()
-    app.table = Table([PERSON], game)
-    app._refresh()
+    app = at_table(game)
     headline, rows = app.end_summary()
     outcome = game.outcome()
     assert outcome is not None and headline == f"Final score: {int(outcome.scores[0])}"
     assert rows[:-1] == [(name, f"{v:+d}") for name, v in game.solo_breakdown().items()]
     assert rows[-1] == ("total", str(int(outcome.scores[0])))
-    assert "cp-breakdown" in app.panel.children[0].value
+    assert "tb-breakdown" in app.panel.children[0].value
 
 
 def test_placements_from_the_widget_match_the_engines_orientation() -> None:
@@ -623,9 +612,9 @@ def test_a_loaded_game_of_a_finished_table_shows_its_end() -> None:
     game = fresh(seed=4)
     while not game.is_over():
         game.apply(first_choice(game), 0)
-    app = ClipCutApp()
-    app.load_text(Table([PERSON], game).to_json())
-    assert "cp-result" in app.status.value and app.acting_seat() is None
+    app = TableApp("clipcut_parks")
+    app.load_text(HotSeatTable([PERSON], game).to_json())
+    assert "tb-result" in app.status.value and app.acting_seat() is None
     assert from_json(app.table.to_json()).outcome() == game.outcome()  # type: ignore[union-attr]
 
 
@@ -643,9 +632,7 @@ def test_with_flips_allowed_the_tray_turns_sections_over_and_drops_place_them_fl
     section, fit = next(
         (s, f.action) for s in game.pending[0] for f in game.fits(0, s) if face_up_misses(game, f.action)
     )
-    app = ClipCutApp()
-    app.table = Table([PERSON], game)
-    app._refresh()
+    app = at_table(game)
     board = f"{fit.kind}-{fit.card}"
     drop = Intent(board, "drop", (fit.row, fit.col), piece=f"s{section}", turns=fit.orientation - 4)
     app.grid.handle(drop)  # the tray shows sections face up: this lands mirrored the wrong way
@@ -662,10 +649,10 @@ def test_with_flips_allowed_the_tray_turns_sections_over_and_drops_place_them_fl
 
 
 def test_a_bot_that_fails_leaves_the_game_and_the_dashboard_standing() -> None:
-    app = ClipCutApp(mode="standard", players=2, seed=1)
+    app = TableApp("clipcut_parks", players=2, seed=1)
     app.seat_choices[0].value = "random"
     app.seat_choices[1].value = "random"
-    app._start()
+    app.start()
     table = app.table
     assert table is not None
     before = table.game.fingerprint()
@@ -674,26 +661,32 @@ def test_a_bot_that_fails_leaves_the_game_and_the_dashboard_standing() -> None:
         raise RuntimeError("out of ideas")
 
     table.bots[0].choose = broken  # type: ignore[method-assign]
-    app._bot_step()
+    app.bot_step()
     assert "A bot failed" in app.message.value and "out of ideas" in app.message.value
     assert table.game.fingerprint() == before
 
 
 @pytest.mark.parametrize(
-    ("mode", "players", "expected"),
+    ("players", "variant", "options", "expected"),
     [
-        ("standard", 3, {}),
-        ("longer", 2, {"longer": True}),
-        ("grand", 4, {"grand_parks": 2}),
-        ("solo", 1, {}),
-        ("grand_solo", 1, {"grand_parks": 2}),
+        (3, "", {}, {}),
+        (2, "longer", {}, {"longer": True}),
+        (4, "", {"grand_parks": 2}, {"grand_parks": 2}),
+        (1, "", {}, {}),
+        (1, "grand_2", {}, {"grand_parks": 2}),
     ],
 )
-def test_every_mode_sets_up_its_game(mode: str, players: int, expected: dict[str, object]) -> None:
-    app = ClipCutApp(mode=mode, players=max(players, 2), seed=9, grand_parks=2)
+def test_every_mode_sets_up_its_game(
+    players: int, variant: str, options: dict[str, object], expected: dict[str, object]
+) -> None:
+    app = TableApp("clipcut_parks", seed=9)
+    app.players.value = players
+    app.variant.value = variant
+    for name, value in options.items():
+        app.option_widgets[name].value = value
     assert len(app.seat_choices) == players
-    app.sheets.value = "standard"
-    app._start()
+    app.option_widgets["sheets"].value = "standard"
+    app.start()
     game = app.game
     assert game.players == players and game.option("sheets") == "standard"
     for name, value in expected.items():
@@ -703,7 +696,7 @@ def test_every_mode_sets_up_its_game(mode: str, players: int, expected: dict[str
     assert app.acting_seat() == 0 and "Click a ringed point" in app.status.value
     # Back to the setup, the choices are kept.
     app.new_button.click()
-    assert app.table is None and app.mode.value == mode
+    assert app.table is None and app.players.value == players and app.variant.value == variant
 
 
 # ----- drawing features added to cliplab.ui for this game ---------------------------------------------------

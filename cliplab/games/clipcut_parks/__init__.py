@@ -11,6 +11,7 @@ GAME = Declaration(
         "heuristic": "cliplab.games.clipcut_parks.bots:PlanningBot",
     },
     default_bot="heuristic",
+    picture="cliplab.games.clipcut_parks.picture:ClipCutPicture",
     breakdown="cliplab.games.clipcut_parks.score:breakdown",
     live_scores="cliplab.games.clipcut_parks.score:live_scores",
     metrics="cliplab.games.clipcut_parks.score:metrics",
