@@ -1,29 +1,28 @@
 """ClipCut Parks positions for scenario and bot tests.
 
 A game is started through the API on the standard sheet (every seat cuts sheet 0), so setup and the first
-roll are real. `arrange` then writes one seat's position into the state: the lengths the die asks for, the
-cuts and holes left by earlier rounds, sections that came free and wait to be built, the seat's cards and
-tokens. `settle` lets the engine carry every seat on from there, as it would after a roll.
+roll are real. `arrange` (the teaching helpers' own, built on the rules' position builder) then gives a game
+that begins at one seat's position: the lengths the die asks for, the cuts and holes left by earlier rounds,
+sections that came free and wait to be built, sections lying on cards, the seat's cards and tokens. The
+engine carries every seat on from there, as it would after a roll; the game saves, loads and undoes back to
+that position like any other.
 
 `use_content` swaps in a test sheet and test cards (through pytest's monkeypatch), so a scenario can show
 the very cards it needs as pictures; card slots it leaves out hold plain blank fillers.
-
-Arranged positions live in the state only: undo, save and replay rebuild a game from its log, which knows
-nothing of them.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Mapping, Sequence
-from itertools import pairwise
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 import pytest
 
-from cliplab.engine import IllegalAction, new_game
-from cliplab.games.clipcut_parks import ClipCutParks, Cut, rules
+from cliplab.engine import IllegalAction
+from cliplab.games.clipcut_parks import ClipCutParks, rules
 from cliplab.games.clipcut_parks.content import SPACE_CODES, ParkCard, sheet_from_text
-from cliplab.grid import edge_between, parts
+from cliplab.games.clipcut_parks.teach import arrange, new
 
 Cell = tuple[int, int]
 CardRef = tuple[str, int]
@@ -89,111 +88,11 @@ def use_content(
     monkeypatch.setattr(rules, "standard_sheet", lambda: sheet)
 
 
-def new(players: int = 1, seed: int = 0, **options: object) -> ClipCutParks:
-    """A game on the standard sheet, dealt and rolled: every seat is in round 1's cut step."""
-    game = new_game("clipcut_parks", players=players, seed=seed, sheets="standard", **options)
-    assert isinstance(game, ClipCutParks)
-    return game
-
-
-def cut_lines(text: str) -> tuple[set[tuple[Cell, Cell]], tuple[tuple[int, int], tuple[int, int]]]:
-    """The segments a cut (given as action text) runs along, and its two end points."""
-    cut = ClipCutParks.CODEC.parse(text)
-    assert isinstance(cut, Cut), f"{text!r} is not a cut"
-    points = cut.points
-    return {edge_between(p, q) for p, q in pairwise(points)}, (points[0], points[-1])
-
-
-def arrange(
-    game: ClipCutParks,
-    seat: int = 0,
-    *,
-    die: Sequence[int] = (),
-    earlier: Iterable[str] = (),
-    gone: Iterable[Cell] = (),
-    sections: Iterable[Iterable[Cell]] = (),
-    face_up: Sequence[CardRef] | None = None,
-    pile: Sequence[CardRef] | None = None,
-    completed: Sequence[CardRef] | None = None,
-    crumpled: int | None = None,
-    tokens: Mapping[str, int] | None = None,
-    stage: str | None = None,
-) -> ClipCutParks:
-    """Write a position for `seat` into the game.
-
-    die       the cut lengths still to make this round (the seat is then in the cut step)
-    earlier   cuts made in earlier rounds, as action text ("cut 2 from 0,3 going S"); they may not free
-              a section (name its squares in `gone` instead). No cut counts as made this round.
-    gone      squares no longer in the sheet (sections freed in earlier rounds)
-    sections  squares of sections that came free this round and wait to be placed (the build step)
-    crumpled  how many sections were crumpled in earlier rounds (stand-ins with no squares)
-    stage     the seat's step, if not the one the arguments above imply (cut, build, else check)
-    """
-    game.sheet[seat] = game.sheet[seat] - frozenset(gone)
-    for text in earlier:
-        segments, ends = cut_lines(text)
-        game.cuts[seat] = game.cuts[seat] | segments
-        game.cut_ends[seat] = game.cut_ends[seat] | set(ends)
-    assert len(parts(game.sheet[seat], game.cuts[seat])) == 1, "earlier cuts may not free a section"
-    game.round_cuts[seat] = []
-    for squares in sections:
-        piece = frozenset(squares)
-        assert piece <= game.sheet[seat], f"section squares {sorted(piece)} are not in the sheet"
-        number = len(game.sections[seat]) + 1
-        game.sections[seat][number] = tuple(sorted(piece))
-        game.pending[seat].append(number)
-        game.sheet[seat] = game.sheet[seat] - piece
-    if crumpled is not None:
-        for _ in range(crumpled):
-            number = len(game.sections[seat]) + 1
-            game.sections[seat][number] = ()  # a stand-in: nothing reads a crumpled section's squares
-            game.crumpled[seat].append(number)
-    if face_up is not None:
-        game.face_up[seat] = list(face_up)
-    if pile is not None:
-        game.pile[seat] = list(pile)
-    if completed is not None:
-        game.completed[seat] = list(completed)
-    if tokens is not None:
-        game.tokens[seat].update(tokens)
-    game.to_cut[seat] = list(die)
-    game.stage[seat] = stage or ("cut" if die else "build" if game.pending[seat] else "check")
-    return game
-
-
-def cover(game: ClipCutParks, seat: int, ref: CardRef, spaces: Iterable[Cell]) -> int:
-    """Cover `spaces` of a card with one section laid in an earlier round; returns the section's number.
-
-    The section's squares stand for sheet squares cut long ago: they are the card spaces' own cells, and
-    the sheet is left as it is.
-    """
-    cells = tuple(sorted(spaces))
-    number = len(game.sections[seat]) + 1
-    game.sections[seat][number] = cells
-    on_card = game.covered[seat].setdefault(ref, {})
-    for space in cells:
-        assert space not in on_card, f"space {space} of {ref} is covered already"
-        on_card[space] = (number, space)
-    return number
-
-
-def settle(game: ClipCutParks) -> ClipCutParks:
-    """Carry every seat on through the steps that need no decision, end the round if all are done, and let
-    chance act (the next roll): what the engine does after a roll."""
-    for seat in range(game.players):
-        game._advance(seat)
-    game._maybe_end_round()
-    game._settle()
-    return game
-
-
 def position(
-    players: int = 1, seed: int = 0, options: Mapping[str, object] | None = None, **seat0: object
+    players: int = 1, seed: int = 0, options: Mapping[str, object] | None = None, **seat0: Any
 ) -> ClipCutParks:
-    """A new game with seat 0 arranged (see `arrange`) and settled; other seats keep their dealt round 1."""
-    game = new(players, seed, **(options or {}))
-    arrange(game, 0, **seat0)  # type: ignore[arg-type]
-    return settle(game)
+    """A new game with seat 0 arranged (see `arrange`); other seats keep their dealt round 1."""
+    return arrange(new(players, seed, **(options or {})), 0, **seat0)
 
 
 def play(game: ClipCutParks, *actions: str, seat: int = 0) -> ClipCutParks:

@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 
 import pytest
-from clipcut_positions import arrange, card, cover, new, play, position, settle, use_content
+from clipcut_positions import arrange, card, new, play, position, use_content
 
 from cliplab.bots import play as play_out
 from cliplab.bots.random_bot import Bot
@@ -115,11 +115,8 @@ def test_score_order_is_legal_and_tokens_come_before_a_bonus_cut(
     content: pytest.MonkeyPatch, make: Callable[[int], Bot]
 ) -> None:
     use_content(content, park={1: card("_ _", bonus="cut"), 2: card("_ _", bonus="wildlife")})
-    game = new()
-    arrange(game, face_up=[P1, P2], stage="check")
-    cover(game, 0, P1, [(0, 0), (0, 1)])
-    cover(game, 0, P2, [(0, 0), (0, 1)])
-    settle(game)
+    laid = [(P1, [(6, 0), (6, 1)], [(0, 0), (0, 1)]), (P2, [(6, 3), (6, 4)], [(0, 0), (0, 1)])]
+    game = arrange(new(), face_up=[P1, P2], laid=laid)
     assert game.stage[0] == "check"
     action = make(1).choose(game.view(0), 0)
     assert action in game.legal_actions(0)

@@ -10,20 +10,18 @@ of squares; "cut 2 from 0,3 going S" runs down the line between columns 2 and 3 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
 import pytest
 from clipcut_positions import (
     ROW_COLOURS,
     arrange,
     card,
-    cover,
     legal,
     new,
     play,
     position,
     refused,
-    settle,
     use_content,
 )
 
@@ -41,6 +39,7 @@ from cliplab.games.clipcut_parks.rules import (
 P1, P2, P3, P4 = ("park", 1), ("park", 2), ("park", 3), ("park", 4)
 G1 = ("grand", 1)
 DONE4 = [("park", n) for n in (20, 21, 22, 23)]  # four cards completed in earlier rounds
+Laid = tuple[tuple[str, int], list[tuple[int, int]], list[tuple[int, int]]]  # card, sheet squares, card spaces
 
 
 @pytest.fixture
@@ -90,8 +89,7 @@ def test_each_round_all_players_cut_the_rolled_lengths_at_once_and_the_die_passe
 ) -> None:
     game = new(3)
     for seat in range(3):
-        arrange(game, seat, die=[1])
-    settle(game)
+        game = arrange(game, seat, die=[1])
     assert game.to_move() == (0, 1, 2) and game.roller == 0 and game.round == 1
     for seat in (2, 0, 1):
         play(game, "cut 1 from 0,4 going S", seat=seat)
@@ -102,10 +100,7 @@ def test_each_round_all_players_cut_the_rolled_lengths_at_once_and_the_die_passe
 
 def test_players_work_through_a_round_independently(content: pytest.MonkeyPatch) -> None:
     use_content(content, park={1: card("W")})
-    game = new(2)
-    arrange(game, 0, sections=[[(0, 0)]], face_up=[P1])
-    arrange(game, 1, die=[2])
-    settle(game)
+    game = arrange(arrange(new(2), 0, sections=[[(0, 0)]], face_up=[P1]), 1, die=[2])
     assert game.to_move() == (0, 1)
     play(game, "cut 2 from 0,4 going S", seat=1)
     assert game.to_move() == (0,) and game.stage[1] == "done"
@@ -272,42 +267,35 @@ def test_cannot_cut_into_freed_section(content: pytest.MonkeyPatch) -> None:
 
 
 def test_solo_ends_at_once_when_a_required_cut_is_impossible(content: pytest.MonkeyPatch) -> None:
-    # Two rows of three squares are left: no line of 4 can be cut, before the 1 cut or after it.
-    game = position(die=[1, 4], gone=only_sheet((0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (1, 2)))
+    # Two rows of two squares are left: no line of 3 can be cut, before the 1 cut or after it.
+    game = position(die=[1, 3], gone=only_sheet((0, 0), (0, 1), (1, 0), (1, 1)))
     assert legal(game) and all(text.startswith("cut 1") for text in legal(game))
     play(game, "cut 1 from 0,1 going S")
     assert game.is_over() and game.ended == CUT_IMPOSSIBLE and game.round == 1
     assert game.legal_actions(0) == []
-    refused(game, "cut 4 from 2,0 going E", rule="game over", words=["ended"])
+    refused(game, "cut 3 from 2,0 going E", rule="game over", words=["ended"])
 
 
 def test_multiplayer_skips_an_impossible_cut(content: pytest.MonkeyPatch) -> None:
-    game = new(2)
-    arrange(game, 0, die=[1, 4], gone=only_sheet((0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (1, 2)))
-    arrange(game, 1, die=[1, 4])
-    settle(game)
+    game = arrange(new(2), 0, die=[1, 3], gone=only_sheet((0, 0), (0, 1), (1, 0), (1, 1)))
+    game = arrange(game, 1, die=[1, 3])
     play(game, "cut 1 from 0,1 going S", seat=0)
     assert not game.is_over()
-    assert game.skipped[0] == [4] and game.to_cut[0] == [] and game.stage[0] == "done"
-    play(game, "cut 4 from 0,4 going S", "cut 1 from 0,6 going S", seat=1)
+    assert game.skipped[0] == [3] and game.to_cut[0] == [] and game.stage[0] == "done"
+    play(game, "cut 3 from 0,4 going S", "cut 1 from 0,6 going S", seat=1)
     assert game.round == 2 and not game.is_over()
 
 
 def test_game_ends_when_no_sheet_can_make_a_1_cut_any_more(content: pytest.MonkeyPatch) -> None:
-    game = new(2)
-    arrange(game, 0, die=[1], gone=only_sheet((3, 3), (3, 4)), face_up=[], pile=[])
-    arrange(game, 1, die=[1], gone=only_sheet((3, 3)))
-    settle(game)
+    game = arrange(new(2), 0, die=[1], gone=only_sheet((3, 3), (3, 4)), face_up=[], pile=[])
+    game = arrange(game, 1, die=[1], gone=only_sheet((3, 3)))
     assert game.skipped[1] == [1] and game.to_move() == (0,)
     play(game, "cut 1 from 3,4 going S", "keep the part with square 3,3", "crumple section 1")
     assert game.ended == SHEETS_SPENT
 
 
 def test_round_limit_option_ends_the_game(content: pytest.MonkeyPatch) -> None:
-    game = new(2, round_limit=1)
-    arrange(game, 0, die=[1])
-    arrange(game, 1, die=[1])
-    settle(game)
+    game = arrange(arrange(new(2, round_limit=1), 0, die=[1]), 1, die=[1])
     play(game, "cut 1 from 0,4 going S", seat=0)
     assert not game.is_over()
     play(game, "cut 1 from 0,4 going S", seat=1)
@@ -334,16 +322,16 @@ def test_crumple_only_when_nothing_fits(content: pytest.MonkeyPatch) -> None:
 
 def test_section_goes_whole_onto_one_card_inside_its_free_spaces(content: pytest.MonkeyPatch) -> None:
     use_content(content, park={1: card("_ _"), 2: card("_")})
-    game = position(sections=[[(0, 0), (0, 1)]], face_up=[P1, P2])
-    cover(game, 0, P1, [(0, 0)])
-    assert legal(game) == ["crumple section 1"]  # one space free on each card: never the whole section
-    refused(game, "place section 1 on park 2 at 0,0 turned 0", rule="build", words=["hang off park 2"])
-    refused(game, "place section 1 on park 1 at 0,0 turned 0", rule="build", words=["covered already", "overlap"])
+    # Section 1 lies on park 1's first space since an earlier round; section 2 waits.
+    game = position(sections=[[(0, 0), (0, 1)]], face_up=[P1, P2], laid=[(P1, [(6, 8)], [(0, 0)])])
+    assert legal(game) == ["crumple section 2"]  # one space free on each card: never the whole section
+    refused(game, "place section 2 on park 2 at 0,0 turned 0", rule="build", words=["hang off park 2"])
+    refused(game, "place section 2 on park 1 at 0,0 turned 0", rule="build", words=["covered already", "overlap"])
     for missing in (7, 99, 0):  # a card in the deck but not face up, and numbers no card has
         refused(
-            game, f"place section 1 on park {missing} at 0,0 turned 0", rule="build", words=["not one of your face-up"]
+            game, f"place section 2 on park {missing} at 0,0 turned 0", rule="build", words=["not one of your face-up"]
         )
-    refused(game, "place section 2 on park 1 at 0,1 turned 0", rule="build", words=["not waiting to be placed"])
+    refused(game, "place section 1 on park 1 at 0,1 turned 0", rule="build", words=["not waiting to be placed"])
 
 
 def test_sections_may_be_turned_any_way(content: pytest.MonkeyPatch) -> None:
@@ -576,10 +564,8 @@ def test_bonus_cut_chain_completes_another_card(content: pytest.MonkeyPatch) -> 
 
 def test_bonus_cut_that_cannot_be_made_is_lost(content: pytest.MonkeyPatch) -> None:
     use_content(content, park={1: card("W", bonus="cut")})
-    game = new(2)
-    arrange(game, 0, die=[1], gone=only_sheet((0, 0), (0, 1)), face_up=[P1], pile=[])
-    arrange(game, 1, die=[1])
-    settle(game)
+    game = arrange(new(2), 0, die=[1], gone=only_sheet((0, 0), (0, 1)), face_up=[P1], pile=[])
+    game = arrange(game, 1, die=[1])
     play(game, "cut 1 from 1,1 going N", "keep the part with square 0,1", "place section 1 on park 1 at 0,0 turned 0")
     assert game.completed[0] == [P1] and game.bonuses_lost[0] == 1 and game.stage[0] == "done"
     assert not game.is_over()
@@ -614,22 +600,43 @@ def test_scoring_the_cut_bonus_card_first_makes_the_cut_before_the_other_card_is
 
 
 def fifth_card_race(
-    content: pytest.MonkeyPatch, players: int = 2, crumpled: tuple[int, ...] = (0, 0, 0, 0), **options: object
+    content: pytest.MonkeyPatch,
+    players: int = 2,
+    crumpled: tuple[int, ...] = (0, 0, 0, 0),
+    laid: Mapping[int, list[Laid]] | None = None,
+    **options: object,
 ) -> ClipCutParks:
-    """Every seat has completed four cards and holds a water section that completes its last card, park 1."""
-    use_content(content, park={1: card("W")})
+    """Every seat has completed four cards (`done4`) and holds a water section that completes its last card
+    (`last_card`); `laid` gives sections lying on cards already (they come first: the water section after)."""
+    use_content(content, park={1 + seat: card("W") for seat in range(players)})
     game = new(players, **options)
     for seat in range(players):
-        arrange(game, seat, sections=[[(0, 0)]], face_up=[P1], pile=[], completed=DONE4, crumpled=crumpled[seat])
-    return settle(game)
+        game = arrange(
+            game,
+            seat,
+            sections=[[(0, 0)]],
+            face_up=[last_card(seat)],
+            pile=[],
+            completed=done4(seat),
+            crumpled=crumpled[seat],
+            laid=(laid or {}).get(seat, []),
+        )
+    return game
+
+
+def last_card(seat: int) -> tuple[str, int]:
+    return ("park", 1 + seat)
+
+
+def done4(seat: int) -> list[tuple[str, int]]:
+    """The four cards a seat of `fifth_card_race` completed in earlier rounds."""
+    return [("park", n) for n in range(10 + 4 * seat, 14 + 4 * seat)]
 
 
 def test_end_fifth_card_end_of_round(content: pytest.MonkeyPatch) -> None:
     use_content(content, park={1: card("W")})
-    game = new(2)
-    arrange(game, 0, sections=[[(0, 0)]], face_up=[P1], pile=[], completed=DONE4)
-    arrange(game, 1, die=[1])
-    settle(game)
+    game = arrange(new(2), 0, sections=[[(0, 0)]], face_up=[P1], pile=[], completed=DONE4)
+    game = arrange(game, 1, die=[1])
     play(game, "place section 1 on park 1 at 0,0 turned 0", seat=0)
     assert len(game.completed[0]) == 5 and not game.is_over()  # the round is not over yet
     play(game, "cut 1 from 0,4 going S", seat=1)
@@ -641,17 +648,20 @@ def test_end_fifth_card_end_of_round(content: pytest.MonkeyPatch) -> None:
 def test_tie_break_fewer_crumpled_sections(content: pytest.MonkeyPatch) -> None:
     game = fifth_card_race(content, crumpled=(2, 1))
     play(game, "place section 1 on park 1 at 0,0 turned 0", seat=0)
-    play(game, "place section 1 on park 1 at 0,0 turned 0", seat=1)
+    play(game, "place section 1 on park 2 at 0,0 turned 0", seat=1)
     outcome = game.outcome()
     assert outcome is not None and outcome.winners == (1,) and outcome.ranks == (2, 1)
 
 
 def test_tie_break_largest_section_on_a_card(content: pytest.MonkeyPatch) -> None:
-    game = fifth_card_race(content)
-    cover(game, 1, DONE4[0], [(0, 0), (0, 1), (0, 2)])  # a 3-square section on a completed card counts
-    cover(game, 0, DONE4[0], [(0, 0), (0, 1)])
+    # A 3-square section on a completed card counts.
+    laid = {
+        1: [(done4(1)[0], [(6, 6), (6, 7), (6, 8)], [(0, 0), (0, 1), (0, 2)])],
+        0: [(done4(0)[0], [(6, 7), (6, 8)], [(0, 0), (0, 1)])],
+    }
+    game = fifth_card_race(content, laid=laid)
     for seat in (0, 1):
-        play(game, "place section 1 on park 1 at 0,0 turned 0", seat=seat)
+        play(game, f"place section 2 on park {1 + seat} at 0,0 turned 0", seat=seat)
     assert [game.largest_section(seat) for seat in (0, 1)] == [2, 3]
     outcome = game.outcome()
     assert outcome is not None and outcome.winners == (1,)
@@ -660,7 +670,7 @@ def test_tie_break_largest_section_on_a_card(content: pytest.MonkeyPatch) -> Non
 def test_shared_win_when_every_tie_break_ties(content: pytest.MonkeyPatch) -> None:
     game = fifth_card_race(content, players=3)
     for seat in range(3):
-        play(game, "place section 1 on park 1 at 0,0 turned 0", seat=seat)
+        play(game, f"place section 1 on park {1 + seat} at 0,0 turned 0", seat=seat)
     outcome = game.outcome()
     assert outcome is not None and outcome.winners == (0, 1, 2) and outcome.ranks == (1, 1, 1)
     assert "share the win" in str(outcome)
@@ -671,13 +681,11 @@ def test_longer_game_deals_7_cards_and_ends_at_the_seventh(content: pytest.Monke
     assert all(len(game.face_up[s]) == 2 and len(game.pile[s]) == 5 for s in range(2))
     game = fifth_card_race(content, longer=True)
     for seat in (0, 1):
-        play(game, "place section 1 on park 1 at 0,0 turned 0", seat=seat)
+        play(game, f"place section 1 on park {1 + seat} at 0,0 turned 0", seat=seat)
     assert not game.is_over() and game.round == 2  # five of seven is not the end
-    game = new(2, longer=True)
     done6 = [("park", n) for n in range(20, 26)]
-    arrange(game, 0, sections=[[(0, 0)]], face_up=[P1], pile=[], completed=done6)
-    arrange(game, 1, stage="done")
-    settle(game)
+    game = arrange(new(2, longer=True), 0, sections=[[(0, 0)]], face_up=[P1], pile=[], completed=done6)
+    game = arrange(game, 1)  # done with the round
     play(game, "place section 1 on park 1 at 0,0 turned 0")
     assert game.ended == ALL_CARDS_DONE
 
@@ -701,10 +709,8 @@ def test_grand_parks_setup_1_park_face_up_with_the_grand_parks_and_a_pile_to_mak
 
 def test_grand_parks_are_replaced_from_the_pile_in_multiplayer(content: pytest.MonkeyPatch) -> None:
     use_content(content, grand={1: card("W", bonus="recycling")})
-    game = new(2, grand_parks=1)
-    arrange(game, 0, sections=[[(0, 0)]], face_up=[G1, P1], pile=[P2, P3])
-    arrange(game, 1, stage="done")
-    settle(game)
+    game = arrange(new(2, grand_parks=1), 0, sections=[[(0, 0)]], face_up=[G1, P1], pile=[P2, P3])
+    game = arrange(game, 1)  # done with the round
     play(game, "place section 1 on grand 1 at 0,0 turned 0")
     assert game.completed[0] == [G1] and game.face_up[0] == [P2, P1] and game.pile[0] == [P3]
     assert game.tokens[0]["recycling"] == 1
@@ -751,7 +757,7 @@ def test_solo_ends_when_the_pile_is_empty_at_the_discard(content: pytest.MonkeyP
     game = position(die=[1], pile=[P3])
     play(game, "cut 1 from 0,4 going S")
     assert not game.is_over() and game.discarded[-1] == P3 and game.round == 2
-    arrange(game, die=[1])
+    game = arrange(game, die=[1])
     play(game, "cut 1 from 0,6 going S")
     assert game.ended == PILE_EMPTY and game.round == 2
 
@@ -764,9 +770,15 @@ def test_solo_score_formula_line_by_line(content: pytest.MonkeyPatch) -> None:
         completed=[P1, P2],
         crumpled=2,
         tokens={"wildlife": 1, "gardener": 2},
+        laid=[
+            (
+                P1,
+                [(6, 0), (6, 1), (6, 2), (6, 3)],
+                [(0, 0), (0, 1), (0, 2), (0, 3)],
+            ),  # the largest, on a completed card
+            (("park", 5), [(6, 5), (6, 6)], [(0, 0), (0, 1)]),
+        ],
     )
-    cover(game, 0, P1, [(0, 0), (0, 1), (0, 2), (0, 3)])  # the largest section lies on a completed card
-    cover(game, 0, ("park", 5), [(0, 0), (0, 1)])
     play(game, "cut 1 from 0,4 going S")
     assert game.ended == PILE_EMPTY
     assert game.solo_breakdown() == {

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from cliplab.engine import PositionError
 from cliplab.games.clipcut_parks.rules import ClipCutParks
 from cliplab.games.clipcut_parks.teach import (
     LiveTable,
@@ -17,7 +18,6 @@ from cliplab.games.clipcut_parks.teach import (
     die_picture,
     judge_completion,
     judge_cut,
-    lay,
     legend_picture,
     new,
     picture,
@@ -72,15 +72,16 @@ def test_arrange_lays_sections_on_cards_and_takes_their_squares_off_the_sheet() 
     assert len(game.sheet[0]) == 57
 
 
-def test_lay_refuses_a_placement_the_rules_would_not_allow() -> None:
-    game = new(1, seed=5)
-    with pytest.raises(ValueError, match="cannot cover"):
-        lay(game, 0, RIVERSIDE, [(2, 5), (2, 6)], [(0, 0), (0, 1)])  # greenery on water
+def test_arrange_refuses_a_laid_section_the_rules_would_not_allow() -> None:
+    with pytest.raises(PositionError, match="cannot cover") as caught:
+        arrange(new(1, seed=5), face_up=[RIVERSIDE], laid=[(RIVERSIDE, [(2, 5), (2, 6)], [(0, 0), (0, 1)])])
+    assert caught.value.field == "laid[0]"  # greenery on water
 
 
 def test_arrange_refuses_earlier_cuts_that_free_a_section() -> None:
-    with pytest.raises(ValueError, match="one piece"):
+    with pytest.raises(PositionError, match="one piece") as caught:
         arrange(new(1, seed=5), die=[1], earlier=["cut 1 from 0,1 going S", "cut 1 from 1,0 going E"])
+    assert caught.value.field == "seats[0].cuts"
 
 
 def test_a_position_with_waiting_sections_is_in_the_build_step() -> None:

@@ -17,6 +17,7 @@ GAME = Declaration(
     live_scores="cliplab.games.click_crack.score:live_scores",
     metrics="cliplab.games.click_crack.score:metrics",
     timeouts=frozenset({ROUND_LIMIT}),
+    position="cliplab.games.click_crack.rules:position",
     teach="click_crack",
 )
 

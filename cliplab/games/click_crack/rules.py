@@ -506,28 +506,30 @@ def position(
     players: int = 3,
     seed: int = 0,
     *,
-    penguins: Sequence[Point | None],
+    penguins: Sequence[Point | None] | None = None,
     cracks: Iterable[tuple[Point, Point]] = (),
     gone: Iterable[tuple[int, int]] = (),
     scores: Sequence[int] | None = None,
-    phase: str = "program",
+    phase: str | None = None,
     round: int | None = None,
     start_player: int = 0,
     tiles: Sequence[Sequence[tuple[str, str]]] | None = None,
     used: Sequence[Sequence[bool]] | None = None,
     acting: int | None = None,
     second_pass: bool = False,
-    **options: OptionValue,
+    **options: Any,
 ) -> ClickCrack:
     """A game of Click & Crack that begins at the position these fields describe (PositionError if none can).
 
     penguins      where penguin i (seat i // 2) stands: an intersection (row, col), 0-5 each way, touching a
-                  tile of the main floe; None if it is off the floe (fallen in, or not placed yet)
+                  tile of the main floe; None if it is off the floe (fallen in, or not placed yet); left out:
+                  no penguin is placed yet
     cracks        cracks, each as the two floe tiles (row, col), 0-4, on either side of it
     gone          tiles broken off the main floe; what is left must be one piece under the cracks
     scores        each seat's points (default all 0); a score of 7 would have ended the game
     phase         "place" (penguins are being placed: those placed are the first of the placement order),
-                  "program" (a new round: nobody has set their tiles yet) or "perform" (tiles revealed)
+                  "program" (a new round: nobody has set their tiles yet) or "perform" (tiles revealed);
+                  left out: "place" if no penguins are given, else "program"
     round         the round (default 1; 0 while placing)
     start_player  the seat holding the start marker (it must have a penguin once placing is over)
     tiles, used   perform only: each seat's two revealed tiles as (kind, direction) and which are carried out
@@ -537,9 +539,26 @@ def position(
 
     The result is a game like any other: it saves and loads with its start position, and undo goes back to
     this position and no further. `position_of` reads these fields back from a game.
+
+    A round about to begin, player 0's second penguin already fallen in, two tiles broken off:
+
+    >>> floe = position(2, penguins=[(2, 2), None, (3, 4), (1, 4)], gone=[(0, 0), (0, 1)],
+    ...                 cracks=[((1, 0), (1, 1))], scores=[2, 0])
+    >>> floe.phase, floe.to_move(), len(floe.main)
+    ('program', (0, 1), 23)
+
+    Player 1 carrying out its first tile, after player 0 carried out its walk:
+
+    >>> turn = position(2, penguins=[(2, 2), (2, 3), (3, 4), (1, 4)], phase="perform",
+    ...                 tiles=[[("walk", "N"), ("break", "E")], [("walk", "S"), ("walk", "W")]],
+    ...                 used=[[False, True], [False, False]], acting=1)
+    >>> [str(action) for action in turn.legal_actions(1)][:2]
+    ['walk S with penguin 2', 'walk S with penguin 3']
     """
+    if phase is None:
+        phase = "place" if penguins is None else "program"
     fields: dict[str, Any] = {
-        "penguins": list(penguins),
+        "penguins": [None] * (2 * players) if penguins is None else list(penguins),
         "cracks": {_ordered(crack) for crack in cracks},
         "gone": set(gone),
         "scores": [0] * players if scores is None else list(scores),

@@ -16,6 +16,7 @@ GAME = Declaration(
     live_scores="cliplab.games.clipcut_parks.score:live_scores",
     metrics="cliplab.games.clipcut_parks.score:metrics",
     timeouts=frozenset({ROUND_LIMIT}),
+    position="cliplab.games.clipcut_parks.rules:position",
     teach="clipcut_parks",
 )
 

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import pairwise
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from cliplab.engine import (
     CHANCE,
@@ -27,14 +27,19 @@ from cliplab.engine import (
     ActionCodec,
     ChanceNode,
     GameSpec,
+    IllegalAction,
     Option,
     OptionValue,
     Outcome,
+    PositionError,
     State,
     UniformChoice,
     register,
     round_limit,
 )
+from cliplab.engine.position import boolean, check_fields, distinct, integer, items
+from cliplab.engine.position import mapping as named_entries
+from cliplab.engine.position import place as cell_at
 from cliplab.grid import (
     DIRECTIONS,
     OPPOSITE,
@@ -372,6 +377,9 @@ class ClipCutParks(State):
         self.covered: list[dict[CardRef, dict[Cell, tuple[int, Cell]]]] = [{} for _ in range(n)]
         self.tokens = [{token: 0 for token in TOKENS} for _ in range(n)]
         self.bonuses_lost = [0] * n
+        start = self.config.start_fields()
+        if start is not None:
+            _begin_at(self, start)
 
     # ----- chance ---------------------------------------------------------------------------------
 
@@ -384,9 +392,7 @@ class ClipCutParks(State):
             seat, kind = self._next_deal()
             dealt = {ref for seat_cards in self._all_cards() for ref in seat_cards}
             deck = grand_park_cards() if kind == "grand" else park_cards()
-            return UniformChoice(
-                tuple(Deal(kind, c.number, seat) for c in deck if (kind, c.number) not in dealt)
-            )
+            return UniformChoice(tuple(Deal(kind, c.number, seat) for c in deck if (kind, c.number) not in dealt))
         if self.phase == "roll":
             return UniformChoice(tuple(Roll(face) for face in range(1, len(DIE_FACES) + 1)))
         return None
@@ -796,6 +802,499 @@ class ClipCutParks(State):
         return render(describe(self))
 
 
+# ----- start positions ---------------------------------------------------------------------------------
+
+POSITION_FIELDS = ("seats", "die", "round", "roller", "discarded")
+SEAT_FIELDS = (
+    "sheet",
+    "cuts",
+    "round_cuts",
+    "gone",
+    "sections",
+    "laid",
+    "waiting",
+    "crumpled",
+    "face_up",
+    "pile",
+    "completed",
+    "tokens",
+    "to_cut",
+    "skipped",
+    "bonus",
+    "bonuses_lost",
+)
+
+
+@dataclass(frozen=True)
+class SeatPosition:
+    """One player's part of a ClipCut Parks position (see `position`); every field may be left out.
+
+    sheet         the sheet's number: 0 for the standard sheet, 1-100 for the pad (default: 0 with the
+                  option sheets=standard, else the seat's number + 1)
+    cuts          cuts made in earlier rounds, as action text ("cut 2 from 0,3 going S")
+    round_cuts    cuts made this round (bonus cuts too): no straight extension of these this round
+    gone          squares out of the sheet that belong to no listed section
+    sections      every section that came free, in order: section k is sections[k - 1], as its squares;
+                  a crumpled section's squares may be left empty
+    laid          sections lying on cards, as placements ("place section 1 on park 7 at 0,0 turned 0"); the
+                  tokens they cost were spent earlier and are not checked
+    waiting       sections freed this round and not yet placed or crumpled
+    crumpled      sections crumpled
+    face_up, pile, completed   cards as (kind, number), kind "park" or "grand"; a pile is in drawing order
+                  (default: the next cards by number that nobody holds, as many as the game deals)
+    tokens        {"wildlife": n, "recycling": n, "gardener": n}, missing ones 0
+    to_cut        cut lengths the die still asks of this seat this round (default: all of the die's)
+    skipped       lengths that could not be cut this round
+    bonus         whether the seat is to make a bonus cut now (its cuts and building are done)
+    bonuses_lost  bonus cuts that could not be made
+
+    The section squares, laid or waiting or crumpled, and `gone` are out of the sheet; what is left must be
+    one piece under the cuts. The seat's step follows: the bonus cut, else cutting while lengths are left,
+    else building while sections wait, else checking its cards.
+    """
+
+    sheet: int | None = None
+    cuts: Sequence[str] = ()
+    round_cuts: Sequence[str] = ()
+    gone: Collection[Cell] = ()
+    sections: Sequence[Collection[Cell]] = ()
+    laid: Sequence[str] = ()
+    waiting: Sequence[int] = ()
+    crumpled: Sequence[int] = ()
+    face_up: Sequence[CardRef] | None = None
+    pile: Sequence[CardRef] | None = None
+    completed: Sequence[CardRef] = ()
+    tokens: Mapping[str, int] = field(default_factory=dict)
+    to_cut: Sequence[int] | None = None
+    skipped: Sequence[int] = ()
+    bonus: bool = False
+    bonuses_lost: int = 0
+
+
+def position(
+    players: int = 1,
+    seed: int = 0,
+    *,
+    seats: Sequence[SeatPosition | Mapping[str, Any]] | None = None,
+    die: int | None = None,
+    round: int = 1,
+    roller: int = 0,
+    discarded: Sequence[CardRef] = (),
+    **options: Any,
+) -> ClipCutParks:
+    """A game of ClipCut Parks that begins at the position these fields describe (PositionError if none can).
+
+    seats      each seat's sheet, cuts, sections and cards, one per player, as a `SeatPosition` or a mapping of
+               its fields (default: fresh seats)
+    die        the face rolled this round (1-6, an index into DIE_FACES); None: the round's roll is still to
+               come (every seat is then done with the last round, and the seed rolls the die)
+    round      the round being played (the next one, when the roll is to come)
+    roller     the seat that rolls the die this round
+    discarded  solo: the cards discarded from the pile at the start of each round so far
+    options    the mode: grand_parks, longer, sheets, allow_flip, voluntary_crumple, round_limit
+
+    The result is a game like any other: it saves and loads with its start position, undo goes back to this
+    position and no further, and each seat carries on through the steps that need no decision as after a
+    roll. `position_of` reads these fields back from a game.
+
+    Solo, round 3: the die showed 1-2-3 and the 1 is cut; a section freed earlier lies on park 7:
+
+    >>> solo = position(1, seed=2, die=2, round=3, sheets="standard", seats=[SeatPosition(
+    ...     cuts=["cut 2 from 0,4 going S"], round_cuts=["cut 1 from 7,2 going N"], sections=[[(0, 0), (0, 1)]],
+    ...     laid=["place section 1 on park 7 at 0,0 turned 0"], face_up=[("park", 7), ("park", 6)],
+    ...     to_cut=[2, 3], tokens={"gardener": 1})])
+    >>> solo.stage[0], solo.to_cut[0], solo.free_spaces(0, ("park", 7)) < card_of(("park", 7)).cells
+    ('cut', [2, 3], True)
+
+    Two players before round 2's roll (the seed rolls the die), each with a crumpled section:
+
+    >>> table = position(2, seed=4, round=2, roller=1,
+    ...                  seats=[SeatPosition(sections=[[(6, 8)]], crumpled=[1])] * 2)
+    >>> table.round, table.phase, [len(table.crumpled[seat]) for seat in (0, 1)]
+    (2, 'play', [1, 1])
+    """
+    config = SPEC.config(players, seed, **options)
+    given = [SeatPosition()] * players if seats is None else [_seat(seat, i) for i, seat in enumerate(seats)]
+    held = {_card(ref) for seat in given for refs in (seat.face_up, seat.pile, seat.completed) for ref in refs or ()}
+    held |= {_card(ref) for ref in discarded}
+    grand = config.option("grand_parks")
+    spare_grand = iter(ref for ref in _deck_refs("grand") if ref not in held)
+    spare_park = iter(ref for ref in _deck_refs("park") if ref not in held)
+    face_up_size, deal_size = _deal_sizes(config.players, grand, config.option("longer"))
+    standard = config.option("sheets") == "standard"
+    records = []
+    for number, seat in enumerate(given):
+        face_up, pile = seat.face_up, seat.pile
+        if face_up is None:
+            face_up = [next(spare_grand) for _ in range(grand)]
+            face_up += [next(spare_park) for _ in range(face_up_size - grand)]
+        if pile is None:
+            count = deal_size - len(face_up) - len(seat.completed) - len(discarded)
+            pile = [next(spare_park) for _ in range(max(0, count))]
+        records.append(
+            {
+                "sheet": (0 if standard else number + 1) if seat.sheet is None else seat.sheet,
+                "cuts": list(seat.cuts),
+                "round_cuts": list(seat.round_cuts),
+                "gone": _set_of(seat.gone),
+                "sections": [_set_of(squares) for squares in seat.sections],
+                "laid": list(seat.laid),
+                "waiting": list(seat.waiting),
+                "crumpled": list(seat.crumpled),
+                "face_up": list(face_up),
+                "pile": list(pile),
+                "completed": list(seat.completed),
+                "tokens": {token: seat.tokens.get(token, 0) for token in TOKENS} | dict(seat.tokens),
+                "to_cut": _asked(die) if seat.to_cut is None else list(seat.to_cut),
+                "skipped": list(seat.skipped),
+                "bonus": seat.bonus,
+                "bonuses_lost": seat.bonuses_lost,
+            }
+        )
+    fields = {"seats": records, "die": die, "round": round, "roller": roller, "discarded": list(discarded)}
+    game = ClipCutParks(config.starting_at(fields))
+    return game
+
+
+def _seat(given: SeatPosition | Mapping[str, Any], index: int) -> SeatPosition:
+    if isinstance(given, SeatPosition):
+        return given
+    check_fields(named_entries(given, f"seats[{index}]"), SEAT_FIELDS, f"seats[{index}].")
+    return SeatPosition(**given)
+
+
+def _asked(die: Any) -> list[int]:
+    """The lengths a die face asks for (none for no face, or for one the checks will refuse)."""
+    return list(DIE_FACES[die - 1]) if type(die) is int and 1 <= die <= len(DIE_FACES) else []
+
+
+def _set_of(squares: Any) -> Any:
+    """Squares whose order does not matter, as a set (anything else is left for the checks)."""
+    try:
+        return {tuple(square) for square in squares}
+    except TypeError:
+        return squares
+
+
+def _card(ref: Any) -> Any:
+    """A card reference as a hashable pair (anything else is left for the checks)."""
+    return tuple(ref) if isinstance(ref, list | tuple) else ref
+
+
+def _deck_refs(kind: str) -> list[CardRef]:
+    """A deck's cards by number: default hands take the first that nobody holds."""
+    return [(kind, card.number) for card in (park_cards() if kind == "park" else grand_park_cards())]
+
+
+def _deal_sizes(players: int, grand: int, longer: bool) -> tuple[int, int]:
+    """How many cards a seat has face up, and in all (solo: the cards in play), as the rules deal them."""
+    solo = players == 1
+    total = SOLO_CARDS_IN_PLAY if solo else (7 if longer else 5)
+    return grand + (2 if solo or not grand else 1), total
+
+
+def face_asking(lengths: Sequence[int]) -> int:
+    """A die face asking for these cut lengths and as few others as possible (0 if no face asks for them)."""
+    fitting = [(len(asked) - len(lengths), face) for face, asked in enumerate(DIE_FACES, 1) if _within(lengths, asked)]
+    return min(fitting)[1] if fitting else 0
+
+
+def _within(lengths: Sequence[int], asked: Sequence[int]) -> bool:
+    """Whether every length is one the die asks for, each as often as it is asked."""
+    return all(lengths.count(length) <= asked.count(length) for length in lengths)
+
+
+def laying(sheet: int, ref: CardRef, squares: Collection[Cell], spaces: Collection[Cell], flips: bool) -> Place | None:
+    """A placement of a section of these sheet squares (numbered 0 here) that covers exactly these spaces of
+    card `ref` and meets the card's requirements without tokens; None if there is none."""
+    if len(frozenset(spaces)) != len(frozenset(squares)):
+        return None
+    card = card_of(ref)
+    for found in placements(squares, frozenset(spaces), flips):
+        if _cost(card, sheet_of(sheet), found.mapping) == {}:
+            turned = found.transform.turns + 4 * found.transform.flipped
+            return Place(0, ref[0], ref[1], found.offset[0], found.offset[1], turned)
+    return None
+
+
+def position_of(game: ClipCutParks) -> dict[str, Any]:
+    """The fields of `position` (seats as mappings) that describe the game as it stands: in a round's play
+    with no seat choosing which part stays, or before a roll."""
+    if game.phase not in ("play", "roll") or "keep" in game.stage:
+        raise PositionError("phase", "a position is read during a round's play (no part to choose) or before a roll")
+    seats = []
+    for seat in range(game.players):
+        freed = [game.sections[seat][number] for number in sorted(game.sections[seat])]
+        laid = []
+        for ref, spaces in game.covered[seat].items():
+            by_section: dict[int, list[tuple[Cell, Cell]]] = {}
+            for space, (section, square) in spaces.items():
+                by_section.setdefault(section, []).append((square, space))
+            for section, pairs in sorted(by_section.items()):
+                laid.append(str(_placement(game.sections[seat][section], ref, section, pairs)))
+        seats.append(
+            {
+                "sheet": game.sheet_number[seat],
+                "cuts": [],
+                "round_cuts": [],
+                "gone": sorted(SHEET_CELLS - game.sheet[seat] - {square for part in freed for square in part}),
+                "sections": [list(part) for part in freed],
+                "laid": laid,
+                "waiting": list(game.pending[seat]),
+                "crumpled": list(game.crumpled[seat]),
+                "face_up": list(game.face_up[seat]),
+                "pile": list(game.pile[seat]),
+                "completed": list(game.completed[seat]),
+                "tokens": dict(game.tokens[seat]),
+                "to_cut": list(game.to_cut[seat]),
+                "skipped": list(game.skipped[seat]),
+                "bonus": game.stage[seat] == "bonus",
+                "bonuses_lost": game.bonuses_lost[seat],
+            }
+        )
+        seats[-1].update(_cut_texts(game, seat))
+    return {
+        "seats": seats,
+        "die": game.face if game.phase == "play" else None,
+        "round": game.round,
+        "roller": game.roller,
+        "discarded": list(game.discarded),
+    }
+
+
+def _placement(squares: Sequence[Cell], ref: CardRef, section: int, pairs: list[tuple[Cell, Cell]]) -> Place:
+    wanted = set(pairs)
+    for found in placements(squares, frozenset(space for _, space in pairs), True):
+        if set(found.mapping) == wanted:
+            turned = found.transform.turns + 4 * found.transform.flipped
+            return Place(section, ref[0], ref[1], found.offset[0], found.offset[1], turned)
+    raise AssertionError(f"section {section} lies on {card_name(ref)} in no rigid placement")
+
+
+def _cut_texts(game: ClipCutParks, seat: int) -> dict[str, list[str]]:
+    """This round's cuts as made, and the lines of earlier rounds as the straight cuts between cut ends."""
+    this_round = []
+    this_round_lines: set[Segment] = set()
+    for start, end, _ in game.round_cuts[seat]:
+        direction = next(d for d in DIRS if _reaches(start, end, d))
+        cut = Cut(abs(end[0] - start[0]) + abs(end[1] - start[1]), start[0], start[1], direction)
+        this_round.append(str(cut))
+        this_round_lines |= {edge_between(p, q) for p, q in pairwise(cut.points)}
+    # Each earlier line as (its start point, direction), collected into runs that stop at every cut end.
+    steps: dict[Point, set[str]] = {}
+    for (r, c), (r2, c2) in game.cuts[seat] - this_round_lines:
+        start, direction = ((r, c2), "S") if r == r2 else ((r2, c), "E")
+        steps.setdefault(start, set()).add(direction)
+    ends = game.cut_ends[seat]
+    earlier = []
+    for start in sorted(steps):
+        for direction in sorted(steps[start]):
+            back = (start[0] - DIRECTIONS[direction][0], start[1] - DIRECTIONS[direction][1])
+            if start not in ends and direction in steps.get(back, ()):
+                continue  # the middle of a run: counted from where the run starts
+            length, here = 1, _STEPS[start, direction][0]
+            while here not in ends and direction in steps.get(here, ()):
+                length, here = length + 1, _STEPS[here, direction][0]
+            earlier.append(str(Cut(length, start[0], start[1], direction)))
+    return {"cuts": earlier, "round_cuts": this_round}
+
+
+def _reaches(start: Point, end: Point, direction: str) -> bool:
+    dr, dc = DIRECTIONS[direction]
+    length = abs(end[0] - start[0]) + abs(end[1] - start[1])
+    return (start[0] + dr * length, start[1] + dc * length) == end
+
+
+def _begin_at(game: ClipCutParks, fields: dict[str, Any]) -> None:
+    """Check a start position's fields and set the game up there (called by _setup)."""
+    check_fields(fields, POSITION_FIELDS)
+    n = game.players
+    die = fields.get("die")
+    if die is not None:
+        integer(die, "die", 1, len(DIE_FACES))
+    game.round = integer(fields.get("round", 1), "round", 1, game.option("round_limit"))
+    game.roller = integer(fields.get("roller", 0), "roller", 0, n - 1)
+    held: dict[CardRef, str] = {}
+    game.discarded = _cards(game, fields.get("discarded", []), "discarded", held)
+    if game.discarded and not game.solo:
+        raise PositionError("discarded", "cards are discarded from the pile in the solo game only")
+    records = items(fields.get("seats"), "seats", n)
+    sheets = []
+    for seat, record in enumerate(records):
+        where = f"seats[{seat}]."
+        check_fields(named_entries(record, f"seats[{seat}]"), SEAT_FIELDS, where)
+        sheets.append(_begin_seat(game, seat, record, where, held, die))
+    if game.option("sheets") == "pad":
+        distinct(sheets, "seats", "pad sheet")
+    game.dealt = [sum(_deal_sizes(n, game.grand_count, game.option("longer"))[1:])] * n
+    game.face = die or 0
+    game.phase = "play" if die is not None else "roll"
+    if die is None:
+        return
+    for seat in range(n):
+        game._advance(seat)
+    game._maybe_end_round()
+
+
+def _begin_seat(
+    game: ClipCutParks, seat: int, record: dict[str, Any], where: str, held: dict[CardRef, str], die: int | None
+) -> int:
+    """Check and set one seat's fields; returns its sheet number."""
+    standard = game.option("sheets") == "standard"
+    sheet_number = integer(record.get("sheet", 0 if standard else seat + 1), f"{where}sheet", 0, PAD_SIZE)
+    if standard != (sheet_number == 0):
+        wanted = "the standard sheet, 0" if standard else "a pad sheet, 1-100"
+        raise PositionError(f"{where}sheet", f"with the option sheets={game.option('sheets')} each seat cuts {wanted}")
+    game.sheet_number[seat] = sheet_number
+    cuts, ends, round_cuts = set(), set(), []
+    for name in ("cuts", "round_cuts"):
+        for index, text in enumerate(items(record.get(name, []), f"{where}{name}")):
+            cut = _cut(text, f"{where}{name}[{index}]")
+            points = cut.points
+            cuts |= {edge_between(p, q) for p, q in pairwise(points)}
+            ends |= {points[0], points[-1]}
+            if name == "round_cuts":
+                round_cuts.append((points[0], points[-1], _AXIS[cut.direction]))
+    squares_out: dict[Cell, str] = {}
+    for index, value in enumerate(items(record.get("gone", []), f"{where}gone")):
+        square = cell_at(value, f"{where}gone[{index}]", SHEET_ROWS, SHEET_COLS)
+        _claim(squares_out, square, f"square {square}", f"{where}gone[{index}]", "listed as gone")
+    sections: dict[int, tuple[Cell, ...]] = {}
+    for index, value in enumerate(items(record.get("sections", []), f"{where}sections")):
+        at = f"{where}sections[{index}]"
+        piece = [cell_at(square, f"{at}[{k}]", SHEET_ROWS, SHEET_COLS) for k, square in enumerate(items(value, at))]
+        for k, square in enumerate(piece):
+            _claim(squares_out, square, f"square {square}", f"{at}[{k}]", f"in section {index + 1}")
+        if piece and len(parts(frozenset(piece), frozenset())) != 1:
+            raise PositionError(at, f"section {index + 1} is not one piece: its squares must join side to side")
+        sections[index + 1] = tuple(sorted(piece))
+    sheet = SHEET_CELLS - frozenset(squares_out)
+    if not sheet or len(parts(sheet, frozenset(cuts))) != 1:
+        raise PositionError(f"{where}cuts", "the sheet left is not one piece: list what came free as sections or gone")
+    game.sheet[seat], game.cuts[seat], game.cut_ends[seat] = sheet, frozenset(cuts), frozenset(ends)
+    game.round_cuts[seat] = round_cuts
+    game.sections[seat] = sections
+    game.face_up[seat] = _cards(game, record.get("face_up", []), f"{where}face_up", held)
+    game.pile[seat] = _cards(game, record.get("pile", []), f"{where}pile", held)
+    game.completed[seat] = _cards(game, record.get("completed", []), f"{where}completed", held)
+    used: dict[int, str] = {}
+    game.pending[seat] = _section_numbers(record, "waiting", where, sections, used)
+    game.crumpled[seat] = _section_numbers(record, "crumpled", where, sections, used)
+    game.covered[seat] = {}
+    for index, text in enumerate(items(record.get("laid", []), f"{where}laid")):
+        _lay(game, seat, text, f"{where}laid[{index}]", sections, used)
+    for number in sections:
+        if number not in used:
+            raise PositionError(
+                f"{where}sections[{number - 1}]", f"section {number} is neither laid, waiting nor crumpled"
+            )
+    tokens = named_entries(record.get("tokens", {}), f"{where}tokens")
+    check_fields(tokens, TOKENS, f"{where}tokens.")
+    game.tokens[seat] = {token: integer(tokens.get(token, 0), f"{where}tokens.{token}", 0) for token in TOKENS}
+    asked = _asked(die)
+    to_cut = _lengths(record, "to_cut", where, asked)
+    if not _within(to_cut, asked):
+        raise PositionError(f"{where}to_cut", f"the die (face {die}: {asked}) does not ask for the cuts {to_cut}")
+    game.to_cut[seat] = to_cut
+    game.skipped[seat] = _lengths(record, "skipped", where, [])
+    game.bonuses_lost[seat] = integer(record.get("bonuses_lost", 0), f"{where}bonuses_lost", 0)
+    bonus = boolean(record.get("bonus", False), f"{where}bonus")
+    if die is None:
+        for name, value in (("to_cut", to_cut), ("waiting", game.pending[seat]), ("bonus", bonus)):
+            if value:
+                raise PositionError(f"{where}{name}", "before the roll every seat is done with the last round")
+    if bonus and (to_cut or game.pending[seat]):
+        raise PositionError(f"{where}bonus", "a bonus cut comes once the seat's cuts and building are done")
+    game.stage[seat] = (
+        "done" if die is None else "bonus" if bonus else "cut" if to_cut else "build" if game.pending[seat] else "check"
+    )
+    return sheet_number
+
+
+def _lengths(record: dict[str, Any], name: str, where: str, default: list[int]) -> list[int]:
+    given = items(record.get(name, default), f"{where}{name}")
+    return [integer(value, f"{where}{name}[{index}]", 1) for index, value in enumerate(given)]
+
+
+def _parsed(text: Any, where: str, kind: type[Action], example: str) -> Any:
+    """An action of `kind` given as its text (a cut, a placement)."""
+    try:
+        action = ClipCutParks.CODEC.parse(text) if isinstance(text, str) else None
+    except IllegalAction as err:
+        raise PositionError(where, err.reason) from None
+    if not isinstance(action, kind):
+        raise PositionError(where, f"takes text like {example!r}, not {text!r}")
+    return action
+
+
+def _cut(text: Any, where: str) -> Cut:
+    cut: Cut = _parsed(text, where, Cut, "cut 2 from 0,3 going S")
+    for k, (p, q) in enumerate(pairwise(cut.points)):
+        if (p, cut.direction) not in _STEPS or any(square not in SHEET_CELLS for square in edge_between(p, q)):
+            raise PositionError(where, f"step {k + 1} of {text!r} does not run between two squares of the sheet")
+    return cut
+
+
+def _claim(owner: dict[Any, str], key: Any, label: str, where: str, what: str) -> None:
+    """Record that `key` is `what`; a key that is something already is named in a PositionError."""
+    if key in owner:
+        raise PositionError(where, f"{label} is {owner[key]} already")
+    owner[key] = what
+
+
+def _cards(game: ClipCutParks, value: Any, where: str, held: dict[Any, str]) -> list[CardRef]:
+    """Card references, each a card of the game held in one place only."""
+    refs: list[CardRef] = []
+    for index, entry in enumerate(items(value, where)):
+        at = f"{where}[{index}]"
+        kind, number = items(entry, at, 2)
+        if kind not in KINDS:
+            raise PositionError(at, f"a card's kind is park or grand, not {kind!r}")
+        deck = park_cards() if kind == "park" else grand_park_cards()
+        integer(number, at, 1, len(deck))
+        if kind == "grand" and not game.grand_count:
+            raise PositionError(at, "this game has no grand parks (the option grand_parks is 0)")
+        ref = (kind, number)
+        _claim(held, ref, card_name(ref), at, f"held in {where}")
+        refs.append(ref)
+    return refs
+
+
+def _section_numbers(
+    record: dict[str, Any], name: str, where: str, sections: dict[int, tuple[Cell, ...]], used: dict[Any, str]
+) -> list[int]:
+    numbers = []
+    for index, value in enumerate(items(record.get(name, []), f"{where}{name}")):
+        at = f"{where}{name}[{index}]"
+        number = integer(value, at, 1, len(sections))
+        if name == "waiting" and not sections[number]:
+            raise PositionError(at, f"section {number} waits to be placed, so its squares are needed")
+        _claim(used, number, f"section {number}", at, name)
+        numbers.append(number)
+    return numbers
+
+
+def _lay(
+    game: ClipCutParks, seat: int, text: Any, where: str, sections: dict[int, tuple[Cell, ...]], used: dict[Any, str]
+) -> None:
+    """A section lying on a card since earlier: a placement of its shape on free spaces of the card."""
+    place: Place = _parsed(text, where, Place, "place section 1 on park 7 at 0,0 turned 0")
+    ref = (place.kind, place.card)
+    if not sections.get(place.section):
+        raise PositionError(where, f"there is no section {place.section} with squares to lay")
+    if ref not in game.face_up[seat] + game.completed[seat]:
+        raise PositionError(where, f"{card_name(ref)} is neither face up nor completed for this seat")
+    if not 0 <= place.orientation < (8 if game.option("allow_flip") else 4):
+        raise PositionError(where, f"orientation {place.orientation} is not a turn this game allows")
+    _claim(used, place.section, f"section {place.section}", where, "laid")
+    free = game.free_spaces(seat, ref)
+    spaces = game.covered[seat].setdefault(ref, {})
+    for square, space in game.mapping_of(seat, place):
+        if space not in free:
+            raise PositionError(where, f"space {space} of {card_name(ref)} is not a free space of the card")
+        spaces[space] = (place.section, square)
+
+
 def _max_length(players: int, options: Mapping[str, OptionValue]) -> int:
     # Setup draws, then per round a roll and per player at most 4 cuts and 4 part choices; over the whole
     # game each player frees at most 63 sections (one action each) and completes at most 20 cards (a score
@@ -853,7 +1352,12 @@ __all__ = [
     "Place",
     "Roll",
     "Score",
+    "SeatPosition",
     "TearSheet",
     "card_of",
+    "face_asking",
+    "laying",
+    "position",
+    "position_of",
     "sheet_of",
 ]

@@ -1,10 +1,11 @@
 """Helpers for the ClipCut Parks teaching notebook (notebooks/teach/clipcut_parks.ipynb).
 
 Positions
-    `new` starts a game on the standard sheet. `arrange` writes a position left by earlier rounds into one
-    seat: the cut lengths the die still asks for, earlier cuts, squares gone, freed sections waiting to be
-    built, sections lying on cards (`laid`), the cards and the tokens, the way the engine's scenario tests
-    do. Such positions live in the state only: undo, save and replay rebuild a game from its log.
+    `new` starts a game on the standard sheet. `arrange` builds, with the rules' position builder, a game at
+    a position left by earlier rounds in one seat: the cut lengths the die still asks for, earlier cuts,
+    squares gone, freed sections waiting to be built, sections lying on cards (`laid`), the cards and the
+    tokens; the engine's scenario tests build their positions with it too. The game begins there: it saves
+    and loads, and undo goes back to that position.
 Tries
     `attempt` carries out an action on a game and prints what happened, or the rule and the reason the
     engine gave for refusing it (the game is then unchanged). `verdict` does the same on a copy, silently.
@@ -26,8 +27,7 @@ from typing import Any
 
 from IPython.display import SVG
 
-from cliplab.engine import IllegalAction, new_game
-from cliplab.grid import edge_between, parts
+from cliplab.engine import IllegalAction, PositionError, new_game
 from cliplab.ui import Board, Cell, Intent, Mark, Scene, render
 from cliplab.ui.widget import Grid
 
@@ -46,7 +46,23 @@ from .board import (
 )
 from .content import COLOURS, DIE_FACES, SHEET_COLS, SHEET_ROWS, Sheet
 from .explain import why_illegal
-from .rules import DIRS, ClipCutParks, Crumple, Cut, Keep, Place, Score, card_name, card_of, sheet_of
+from .rules import (
+    DIRS,
+    ClipCutParks,
+    Crumple,
+    Cut,
+    Keep,
+    Place,
+    Roll,
+    Score,
+    card_name,
+    card_of,
+    face_asking,
+    laying,
+    position,
+    position_of,
+    sheet_of,
+)
 
 CardRef = tuple[str, int]
 Square = tuple[int, int]
@@ -64,7 +80,6 @@ __all__ = [
     "die_picture",
     "judge_completion",
     "judge_cut",
-    "lay",
     "legend_picture",
     "new",
     "picture",
@@ -86,58 +101,6 @@ def new(players: int = 1, seed: int = 0, **options: Any) -> ClipCutParks:
     return game
 
 
-def _cut_segments(text: str) -> tuple[set[tuple[Square, Square]], tuple[Square, Square]]:
-    cut = ClipCutParks.CODEC.parse(text)
-    if not isinstance(cut, Cut):
-        raise ValueError(f"{text!r} is not a cut")
-    points = cut.points
-    return {edge_between(p, q) for p, q in pairwise(points)}, (points[0], points[-1])
-
-
-def _face_for(lengths: Sequence[int]) -> int:
-    """A die face asking for these lengths and as few others as possible (0 if none): for the status line."""
-    best: tuple[int, int] | None = None
-    for face, asked in enumerate(DIE_FACES, start=1):
-        left = list(asked)
-        try:
-            for n in lengths:
-                left.remove(n)
-        except ValueError:
-            continue
-        if best is None or len(left) < best[0]:
-            best = (len(left), face)
-    return 0 if best is None else best[1]
-
-
-def lay(game: ClipCutParks, seat: int, ref: CardRef, squares: Iterable[Square], spaces: Iterable[Square]) -> int:
-    """Put a section of sheet `squares` on card `ref`, covering `spaces`, as if done in an earlier round.
-
-    The squares leave the sheet. The placement must be one the rules allow (turns only, requirements met
-    without tokens, spaces free); returns the section's number.
-    """
-    cells = tuple(sorted(squares))
-    wanted = frozenset(spaces)
-    number = len(game.sections[seat]) + 1
-    game.sections[seat][number] = cells
-    game.pending[seat].append(number)
-    try:
-        fits = [
-            fit
-            for fit in game.fits(seat, number, ref)
-            if frozenset(space for _, space in fit.mapping) == wanted and not fit.cost
-        ]
-    finally:
-        game.pending[seat].remove(number)
-    if not fits:
-        del game.sections[seat][number]
-        raise ValueError(f"squares {list(cells)} cannot cover spaces {sorted(wanted)} of {card_name(ref)}")
-    on_card = game.covered[seat].setdefault(ref, {})
-    for square, space in fits[0].mapping:
-        on_card[space] = (number, square)
-    game.sheet[seat] = game.sheet[seat] - frozenset(cells)
-    return number
-
-
 def arrange(
     game: ClipCutParks,
     seat: int = 0,
@@ -153,59 +116,70 @@ def arrange(
     crumpled: int = 0,
     tokens: Mapping[str, int] | None = None,
 ) -> ClipCutParks:
-    """Write a position left by earlier rounds into `seat`, then let the engine carry on from it.
+    """A new game at `game`'s position, with `seat`'s part as earlier rounds would have left it.
 
-    die        cut lengths still to make this round (the seat is then cutting)
+    Built by the rules' position builder (`rules.position`), so it saves, loads, and undoes back to here.
+
+    die        cut lengths still to make this round (the die shows a face asking for them; other seats keep
+               what that face asks of them)
     earlier    cuts of earlier rounds, as action text ("cut 2 from 0,3 going S"); they free nothing
     gone       squares no longer in the sheet (sections freed earlier)
-    laid       (card, sheet squares, card spaces): sections lying on cards since earlier rounds
+    laid       (card, sheet squares, card spaces): sections lying on cards since earlier rounds, each meeting
+               the card's requirements without tokens
     sections   squares of sections freed this round, waiting to be built
-    face_up    the seat's face-up cards; they are taken out of its pile and the solo discards
+    face_up, pile, completed   the seat's cards; cards named here leave every other seat's hands, every pile
+               and the solo discards
     crumpled   sections crumpled in earlier rounds
+    tokens     tokens held (the ones not named keep their count)
     """
-    if face_up is not None:
-        game.face_up[seat] = list(face_up)
-        if pile is None:
-            pile = [ref for ref in game.pile[seat] if ref not in face_up]
-        game.discarded = [ref for ref in game.discarded if ref not in face_up]
-    if pile is not None:
-        game.pile[seat] = list(pile)
-    if completed is not None:
-        game.completed[seat] = list(completed)
-    game.sheet[seat] = game.sheet[seat] - frozenset(gone)
-    for text in earlier:
-        segments, ends = _cut_segments(text)
-        game.cuts[seat] = game.cuts[seat] | segments
-        game.cut_ends[seat] = game.cut_ends[seat] | set(ends)
-    for ref, squares, spaces in laid:
-        lay(game, seat, ref, squares, spaces)
-    if len(parts(game.sheet[seat], game.cuts[seat])) != 1:
-        raise ValueError("the sheet must stay in one piece: earlier cuts may not free a section")
-    game.round_cuts[seat] = []
+    if game.config.seed is None:
+        raise PositionError("game", "a view hides the game's seed: arrange the game itself")
+    fields = position_of(game)
+    mine = fields["seats"][seat]
+    named = [*(face_up or ()), *(pile or ()), *(completed or ())]
+    for each in fields["seats"]:
+        for name in ("face_up", "pile", "completed"):
+            each[name] = [ref for ref in each[name] if ref not in named]
+    fields["discarded"] = [ref for ref in fields["discarded"] if ref not in named]
+    for name, cards in (("face_up", face_up), ("pile", pile), ("completed", completed)):
+        if cards is not None:
+            mine[name] = list(cards)
+    mine["gone"] = [*mine["gone"], *gone]
+    mine["cuts"] = [*mine["cuts"], *earlier]
+    flips = game.option("allow_flip")
+    for index, (ref, squares, spaces) in enumerate(laid):
+        placed = laying(game.sheet_number[seat], ref, list(squares), list(spaces), flips)
+        if placed is None:
+            words = f"squares {sorted(squares)} cannot cover spaces {sorted(spaces)} of {card_name(ref)}"
+            raise PositionError(f"laid[{index}]", words + " meeting its requirements")
+        mine["sections"].append(list(squares))
+        mine["laid"].append(str(replace(placed, section=len(mine["sections"]))))
     for squares in sections:
-        piece = frozenset(squares)
-        if not piece <= game.sheet[seat]:
-            raise ValueError(f"section squares {sorted(piece)} are not all in the sheet")
-        number = len(game.sections[seat]) + 1
-        game.sections[seat][number] = tuple(sorted(piece))
-        game.pending[seat].append(number)
-        game.sheet[seat] = game.sheet[seat] - piece
+        mine["sections"].append(list(squares))
+        mine["waiting"].append(len(mine["sections"]))
     for _ in range(crumpled):
-        number = len(game.sections[seat]) + 1
-        game.sections[seat][number] = ()  # a stand-in: nothing reads a crumpled section's squares
-        game.crumpled[seat].append(number)
-    if tokens is not None:
-        game.tokens[seat].update(tokens)
-    game.to_cut[seat] = list(die)
+        mine["sections"].append([])  # a crumpled section's squares are not needed
+        mine["crumpled"].append(len(mine["sections"]))
+    mine["tokens"].update(tokens or {})
     if die:
-        game.face = _face_for(die) or game.face
-    game.stage[seat] = "cut" if die else "build" if game.pending[seat] else "check"
-    # What the engine does after a roll: carry every seat through the steps that need no decision.
-    for each in range(game.players):
-        game._advance(each)
-    game._maybe_end_round()
-    game._settle()
-    return game
+        fields["die"] = face_asking(die)
+        if not fields["die"]:
+            raise PositionError("die", f"no face of the die asks for the cuts {list(die)}")
+        for each in fields["seats"]:
+            each["to_cut"] = _still_asked(Roll(fields["die"]).lengths, each["to_cut"])
+    mine["to_cut"] = list(die)
+    options: dict[str, Any] = dict(game.config.options)
+    return position(game.players, game.config.seed, **fields, **options)
+
+
+def _still_asked(asked: Sequence[int], lengths: Sequence[int]) -> list[int]:
+    """The lengths of a seat's cuts still to make that the new face asks for too."""
+    left, kept = list(lengths), []
+    for length in asked:
+        if length in left:
+            left.remove(length)
+            kept.append(length)
+    return kept
 
 
 # ----- tries ------------------------------------------------------------------------------------------
