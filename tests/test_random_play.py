@@ -76,6 +76,15 @@ def _refused(state: State, before: State, fp: str | None, action: Any, player: A
         assert state.fingerprint() == fp, f"{where}: {what}: the refused {action!r} changed the fingerprint"
 
 
+def _accepted(state: State, action: Action, seat: int) -> bool:
+    """Whether the game takes `action` from `seat` now (tried on a copy)."""
+    try:
+        state.clone().apply(action, seat)
+    except IllegalAction:
+        return False
+    return True
+
+
 def _unlisted(state: State, seat: int, legal: list[Action], rng: random.Random, counts: Counter[str]) -> list[Action]:
     """Actions of a legal action's type that are not legal: a number in its text changed to 99 or -1."""
     found = []
@@ -123,7 +132,7 @@ def _illegal_tries(
     listed = set(legal)
     picked = [state.log[rng.randrange(len(state.log))] for _ in range(4)] if state.log else []
     # A game may accept other spellings of a listed action (a cut named from its other end): those are legal.
-    earlier = [a for s, a in picked if s != engine.CHANCE and state._normalize(seat, a) not in listed]
+    earlier = [a for s, a in picked if s != engine.CHANCE and a not in listed and not _accepted(state, a, seat)]
     for old in earlier[:2]:
         tries.append(("an earlier action not legal now", old, seat))
     # Chance events are never a player's to choose.
@@ -149,7 +158,7 @@ def _check_views(state: State, where: str) -> None:
             assert shown_seat == real_seat, f"{where}: view({seat}).log[{index}] names another seat"
             if isinstance(shown, Hidden):
                 assert real_seat != seat, f"{where}: view({seat}) hides its own log[{index}] ({real})"
-                assert real.SECRET, f"{where}: view({seat}) hides log[{index}] ({real}), which is not secret"
+                assert real.SECRET or real.CHANCE, f"{where}: view({seat}) hides log[{index}] ({real}), not a secret"
             else:
                 assert shown == real, f"{where}: view({seat}).log[{index}] is {shown}, the game has {real}"
         assert view.to_move() == movers, f"{where}: view({seat}) has others to move than the game"

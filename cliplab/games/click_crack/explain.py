@@ -64,7 +64,7 @@ def _why_perform_illegal(state: ClickCrack, player: int, action: Perform) -> tup
     if at is None:
         return action.kind, f"penguin {action.penguin} has left the game"
     tile = (action.kind, action.direction)
-    if tile not in state._unused_tiles(player):
+    if tile not in state.unused_tiles(player):
         if tile in state.tiles[player]:
             return "action tiles", f"you have already carried out your {action.kind} {action.direction} tile"
         chosen = " and ".join(f"{k} {d}" for k, d in state.tiles[player])
@@ -74,7 +74,7 @@ def _why_perform_illegal(state: ClickCrack, player: int, action: Perform) -> tup
         if edge is None or not (edge[1][0] in state.main and edge[1][1] in state.main):
             return "break", f"there are not two floe tiles to crack between, {action.direction} of {at}"
         return "break", f"the floe is already cracked {action.direction} of {at}"
-    if not state._can_step(at, action.direction):
+    if not state.can_step(at, action.direction):
         return "walk", f"penguin {action.penguin} would walk off the floe"
     return "push", "a pushed penguin would leave the floe and can go to neither side"
 

@@ -209,7 +209,7 @@ class ClickCrack(State):
 
     # ----- legality -----------------------------------------------------------------------------
 
-    def _can_step(self, at: Point, direction: str) -> bool:
+    def can_step(self, at: Point, direction: str) -> bool:
         """A penguin may step along a segment that borders a main-floe tile (cracks don't block)."""
         edge = _EDGES.get((at, direction))
         if edge is None:
@@ -232,14 +232,14 @@ class ClickCrack(State):
         sideways chain stays on the floe.
         """
         start = self.pos[penguin]
-        if start is None or not self._can_step(start, direction):
+        if start is None or not self.can_step(start, direction):
             return {}
         occupant = {at: p for p, at in enumerate(self.pos) if at is not None}
         moves = [(penguin, _EDGES[start, direction][0])]
         here = moves[0][1]
         while here in occupant:
             pushed = occupant[here]
-            if self._can_step(here, direction):
+            if self.can_step(here, direction):
                 here = _EDGES[here, direction][0]
                 moves.append((pushed, here))
                 continue
@@ -257,7 +257,7 @@ class ClickCrack(State):
         """Moves pushing `penguin` and those in line behind it one step; None if one would leave the floe."""
         chain = []
         while True:
-            if not self._can_step(at, direction):
+            if not self.can_step(at, direction):
                 return None
             at = _EDGES[at, direction][0]
             chain.append((penguin, at))
@@ -273,7 +273,8 @@ class ClickCrack(State):
             return self._can_break(at, direction)
         return bool(self.walk_outcomes(penguin, direction))
 
-    def _unused_tiles(self, seat: int) -> list[tuple[str, str]]:
+    def unused_tiles(self, seat: int) -> list[tuple[str, str]]:
+        """The seat's revealed tiles not carried out yet this round."""
         return [tile for tile, used in zip(self.tiles[seat], self.used[seat], strict=True) if not used]
 
     def _legal(self, player: int) -> list[Action]:
@@ -287,7 +288,7 @@ class ClickCrack(State):
         if phase == "break":
             return [BreakOff(*min(half)) for half in self.halves]
         actions: list[Action] = []
-        for kind, direction in dict.fromkeys(self._unused_tiles(player)):
+        for kind, direction in dict.fromkeys(self.unused_tiles(player)):
             for penguin in self.penguins_of(player):
                 if self._tile_legal(kind, direction, penguin):
                     actions.append(Perform(kind, direction, penguin))
