@@ -9,7 +9,7 @@ seats are "person" or the name of one of the game's bots in its declaration (cli
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Self
 
 from cliplab.bots.random_bot import Bot
@@ -44,6 +44,8 @@ class HotSeatTable:
         if len(seats) != game.players:
             raise ValueError(f"{len(seats)} seats named for a {game.players}-player game")
         seed = game.config.seed
+        if seed is None:
+            raise ValueError("a table plays a game, not a player's view of one")
         self.kit = kit
         self.game = game
         self.seats = tuple(seats)
@@ -53,7 +55,8 @@ class HotSeatTable:
         # Log length when secrets were last revealed (or the table was set up): undo stops there.
         self.reveal_at = len(game.log)
         self.revealed: list[int] = []  # log indices of the entries the last reveal showed everyone
-        self._secret_cache: dict[tuple[int, int], bool] = {}
+        self._answers_at = -1
+        self._answers: dict[tuple[str, int], bool] = {}
 
     @classmethod
     def new(cls, game: str, seats: Sequence[str], seed: int = 0, variant: str | None = None, **options: Any) -> Self:
@@ -111,17 +114,29 @@ class HotSeatTable:
 
     def decides_in_secret(self, seat: int) -> bool:
         """Whether `seat` is to make a secret decision now (one hidden from the others until a reveal)."""
-        key = (len(self.game.log), seat)
-        if key not in self._secret_cache:
-            legal = self.game.legal_actions(seat) if seat in self.game.to_move() else []
-            self._secret_cache = {key: any(action.SECRET for action in legal)}
-        return self._secret_cache[key]
+        return self._known(("secret", seat), lambda: any(action.SECRET for action in self._legal(seat)))
+
+    def _legal(self, seat: int) -> list[Action]:
+        return self.game.legal_actions(seat) if seat in self.game.to_move() else []
 
     def sees_more(self, seat: int) -> bool:
         """Whether `seat` may see log entries that not everyone at the table may see."""
-        hidden = [isinstance(action, Hidden) for _, action in self.game.view(seat).log]
-        spectator = [isinstance(action, Hidden) for _, action in self.game.view(None).log]
-        return hidden != spectator
+
+        def differs() -> bool:
+            hidden = [isinstance(action, Hidden) for _, action in self.game.view(seat).log]
+            return hidden != [isinstance(action, Hidden) for _, action in self.game.view(None).log]
+
+        return self._known(("more", seat), differs)
+
+    def _known(self, question: tuple[str, int], answer: Callable[[], bool]) -> bool:
+        """An answer about the game as it stands, asked once per log length (the log only grows between
+        undos, and undo forgets the answers)."""
+        length = len(self.game.log)
+        if self._answers_at != length:
+            self._answers_at, self._answers = length, {}
+        if question not in self._answers:
+            self._answers[question] = answer()
+        return self._answers[question]
 
     # ----- undo ---------------------------------------------------------------------------------------
 
@@ -147,7 +162,7 @@ class HotSeatTable:
         if index is None:
             raise ValueError("no person has made a decision that may be taken back")
         self.game.rewind(index)
-        self._secret_cache = {}
+        self._answers_at = -1
 
     # ----- save and load ------------------------------------------------------------------------------
 

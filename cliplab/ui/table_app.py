@@ -497,10 +497,11 @@ class TableApp:
         self.status.value = f"<b>{name}</b> decides in secret."
         self.panel.children = [
             w.HTML(f"<p>Pass the screen to {swatch(seat)} <b>{name}</b>. Everyone else, look away.</p>"),
-            button(f"I am {self.who(seat)}: show my choices", "tb-ready", lambda: self._ready(seat), "primary"),
+            button(f"I am {self.who(seat)}: show my choices", "tb-ready", lambda: self.ready(seat), "primary"),
         ]
 
-    def _ready(self, seat: int) -> None:
+    def ready(self, seat: int) -> None:
+        """The person in `seat` has the screen (the hand-over button)."""
         self.private_seat = seat
         self.refresh()
 
@@ -516,10 +517,11 @@ class TableApp:
         self.status.value = "<b>The secret choices are revealed.</b>"
         self.panel.children = [
             w.HTML(f"<ul class='tb-reveal'>{lines}</ul>"),
-            button("Carry them out", "tb-continue", self._continue, "primary"),
+            button("Carry them out", "tb-continue", self.carry_on, "primary"),
         ]
 
-    def _continue(self) -> None:
+    def carry_on(self) -> None:
+        """Everyone has seen the reveal (its button)."""
         self.showing_reveal = False
         self.refresh()
 

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from cliplab.grid import segment_points
-from cliplab.ui.scene import Board, Cell, Edge, Mark, Scene, Token
+from cliplab.ui.scene import Board, Cell, Edge, Kind, Mark, Scene, Token
 
 from .rules import SIZE, ClickCrack
 
 
-def describe(state: ClickCrack, marks: tuple[Mark, ...] = ()) -> Scene:
+def describe(
+    state: ClickCrack, marks: tuple[Mark, ...] = (), clickable: tuple[Kind, ...] = ("cell", "segment", "point")
+) -> Scene:
+    """The floe with `marks` on it, taking clicks on the `clickable` kinds of place."""
     cells = tuple(
         Cell((r, c), fill="ice", label="ice")
         if (r, c) in state.main
@@ -22,7 +25,7 @@ def describe(state: ClickCrack, marks: tuple[Mark, ...] = ()) -> Scene:
         for penguin, at in enumerate(state.pos)
         if at is not None
     )
-    floe = Board("floe", "The floe", SIZE, SIZE, cells, edges, tokens, marks, clickable=("cell", "segment", "point"))
+    floe = Board("floe", "The floe", SIZE, SIZE, cells, edges, tokens, marks, clickable=clickable)
     scores = ", ".join(f"player {seat}: {points}" for seat, points in enumerate(state.scores))
     status = f"Round {state.round}. Scores: {scores}"
     # Large by default: the floe is shown to a room as often as to one player.

@@ -12,6 +12,7 @@ Teaching notebooks use the same mapping through `click_action`.
 
 from __future__ import annotations
 
+import functools
 import html
 from typing import Any
 
@@ -20,6 +21,7 @@ import ipywidgets as w
 from cliplab.engine import Action, IllegalAction, State
 from cliplab.grid import step
 from cliplab.ui import Intent, Mark, Scene
+from cliplab.ui.scene import Kind
 from cliplab.ui.table_app import Picture, button, swatch
 
 from .board import describe
@@ -84,6 +86,15 @@ def click_action(game: ClickCrack, seat: int, intent: Intent, tile: tuple[str, s
     )
 
 
+# What a click on the floe may name in each phase (see click_action).
+CLICKABLE: dict[str, tuple[Kind, ...]] = {
+    "place": ("point",),
+    "perform": ("point", "segment"),
+    "push": ("point",),
+    "break": ("cell",),
+}
+
+
 def click_marks(game: ClickCrack, seat: int, tile: tuple[str, str] | None = None) -> tuple[Mark, ...]:
     """What the person deciding may click: placing points, penguins for the selected tile, sides, halves."""
     legal = game.legal_actions(seat) if seat in game.to_move() else []
@@ -125,8 +136,11 @@ class ClickCrackPicture(Picture):
 
     def scene(self, view: State, seat: int, acting: bool) -> Scene:
         assert isinstance(view, ClickCrack)
-        marks = click_marks(view, seat, self._tile(view, seat)) if acting else ()
-        return describe(view, marks)
+        if not acting:
+            return describe(view, clickable=())
+        tile = self._tile(view, seat)
+        clickable = CLICKABLE.get(view.phase, ()) if view.phase != "perform" or tile else ()
+        return describe(view, click_marks(view, seat, tile), clickable)
 
     def click(self, view: State, seat: int, intent: Intent) -> Action | None:
         assert isinstance(view, ClickCrack)
@@ -145,7 +159,9 @@ class ClickCrackPicture(Picture):
         if view.phase == "push":
             return f"{who}: a penguin would be pushed off the floe. Which side does it go?", [
                 button(
-                    f"Push it {a.direction} {ARROWS[a.direction]}", f"cc-push-{a.direction}", lambda a=a: self.app.do(a)
+                    f"Push it {a.direction} {ARROWS[a.direction]}",
+                    f"cc-push-{a.direction}",
+                    functools.partial(self.app.do, a),
                 )
                 for a in legal
                 if isinstance(a, PushAside)
@@ -155,7 +171,7 @@ class ClickCrackPicture(Picture):
                 button(
                     f"Break off the half with tile {a.row},{a.col}",
                     f"cc-half-{a.row}-{a.col}",
-                    lambda a=a: self.app.do(a),
+                    functools.partial(self.app.do, a),
                 )
                 for a in legal
                 if isinstance(a, BreakOff)
@@ -187,11 +203,15 @@ class ClickCrackPicture(Picture):
         selected = self._tile(view, seat)
         tiles = []
         for tile in open_tiles(view, seat):
-            chosen = button(tile_text(*tile), f"cc-tile-{tile[0]}-{tile[1]}", lambda tile=tile: self._select(tile))
+            chosen = button(tile_text(*tile), f"cc-tile-{tile[0]}-{tile[1]}", functools.partial(self._select, tile))
             chosen.button_style = "info" if tile == selected else ""
             tiles.append(chosen)
         penguins = [
-            button(f"{a.kind} {a.direction} with penguin {a.penguin}", f"cc-do-{a.penguin}", lambda a=a: self.app.do(a))
+            button(
+                f"{a.kind} {a.direction} with penguin {a.penguin}",
+                f"cc-do-{a.penguin}",
+                functools.partial(self.app.do, a),
+            )
             for a in legal
             if isinstance(a, Perform) and (a.kind, a.direction) == selected
         ]
