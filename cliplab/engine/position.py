@@ -48,7 +48,7 @@ def items(value: Any, where: str, length: int | None = None) -> list[Any]:
     if not isinstance(value, list | tuple):
         raise PositionError(where, f"takes a list, not {value!r}")
     if length is not None and len(value) != length:
-        raise PositionError(where, f"takes {length} entries, one per {'seat' if length else 'item'}, not {len(value)}")
+        raise PositionError(where, f"takes {length} entries, not {len(value)}")
     return list(value)
 
 

@@ -377,6 +377,8 @@ class ClickCrack(State):
     def _done(self) -> None:
         """An action tile has been carried out: mark it, check the end, hand over to the next player."""
         self._use_tile(self.active, self.tile_in_play)
+        # Nothing is in play between tiles (so a position reached by play equals the same one built).
+        self.tile_in_play, self.actor_penguin = ("", ""), -1
         self.phase = "perform"
         if not self._check_end():
             self._next_actor()
@@ -432,6 +434,7 @@ class ClickCrack(State):
         self.phase = "program"
         self.tiles = [()] * self.players
         self.used = [[False, False] for _ in range(self.players)]
+        self.second_pass, self.actor_offset = False, 0
 
     # ----- the end ------------------------------------------------------------------------------
 
@@ -649,11 +652,11 @@ def _begin_at(game: ClickCrack, fields: dict[str, Any]) -> None:
         return
     if len(game.on_floe()) < FEWEST_PENGUINS:
         raise PositionError("penguins", f"fewer than {FEWEST_PENGUINS} penguins on the floe have ended the game")
-    if not game.penguins_of(start):
-        raise PositionError("start_player", f"seat {start} has no penguin on the floe to start the round with")
     game.placed = 2 * n
     game.round = integer(fields.get("round", 1), "round", 1, game.option("round_limit"))
     if phase == "program":
+        if not game.penguins_of(start):
+            raise PositionError("start_player", f"seat {start} has no penguin on the floe to start the round with")
         for name in ("tiles", "used", "acting"):
             if name in fields:
                 raise PositionError(name, "tiles are secret until all are set: a program position has none set yet")
@@ -699,7 +702,8 @@ def _begin_performing(game: ClickCrack, fields: dict[str, Any]) -> None:
     tiles: list[tuple[tuple[str, str], ...]] = []
     for seat, value in enumerate(items(fields.get("tiles"), "tiles", n)):
         where = f"tiles[{seat}]"
-        chosen = items(value, where, 2 if game.penguins_of(seat) else 0)
+        # A seat that lost its last penguin this round keeps the tiles it revealed.
+        chosen = items(value, where, 2 if game.penguins_of(seat) or value else 0)
         pairs = []
         for k, tile in enumerate(chosen):
             kind, direction = items(tile, f"{where}[{k}]", 2)

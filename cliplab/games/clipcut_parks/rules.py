@@ -1193,8 +1193,6 @@ def _begin_seat(
     game.tokens[seat] = {token: integer(tokens.get(token, 0), f"{where}tokens.{token}", 0) for token in TOKENS}
     asked = _asked(die)
     to_cut = _lengths(record, "to_cut", where, asked)
-    if not _within(to_cut, asked):
-        raise PositionError(f"{where}to_cut", f"the die (face {die}: {asked}) does not ask for the cuts {to_cut}")
     game.to_cut[seat] = to_cut
     game.skipped[seat] = _lengths(record, "skipped", where, [])
     game.bonuses_lost[seat] = integer(record.get("bonuses_lost", 0), f"{where}bonuses_lost", 0)
@@ -1203,6 +1201,8 @@ def _begin_seat(
         for name, value in (("to_cut", to_cut), ("waiting", game.pending[seat]), ("bonus", bonus)):
             if value:
                 raise PositionError(f"{where}{name}", "before the roll every seat is done with the last round")
+    if not _within(to_cut, asked):
+        raise PositionError(f"{where}to_cut", f"the die (face {die}: {asked}) does not ask for the cuts {to_cut}")
     if bonus and (to_cut or game.pending[seat]):
         raise PositionError(f"{where}bonus", "a bonus cut comes once the seat's cuts and building are done")
     game.stage[seat] = (
