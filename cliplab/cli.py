@@ -15,6 +15,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 DEFAULT_PORT = 8866
+# A page's kernel is ended this long after its last activity once no page is connected to it: closing a
+# tab (whose own shutdown request Voila refuses) or fetching a page without opening it leaves nothing behind.
+DEFAULT_CULL_AFTER = 120
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
 _PACKAGE = Path(__file__).resolve().parent
 
 
@@ -32,6 +36,8 @@ def dashboards_folder() -> Path:
 
 def _check_port(ip: str, port: int) -> None:
     with socket.socket() as probe:
+        # As the server itself does: connections of a server that just stopped (TIME-WAIT) do not count.
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             probe.bind((ip, port))
         except OSError as err:
@@ -39,7 +45,18 @@ def _check_port(ip: str, port: int) -> None:
             raise SystemExit(f"cliplab serve: port {port} on {ip} {reason}; choose another with --port") from None
 
 
-def voila_command(folder: Path, ip: str, port: int, token: str | None) -> list[str]:
+def _check_exposure(ip: str, token: str | None) -> None:
+    if ip not in LOOPBACK and token is None:
+        raise SystemExit(
+            f"cliplab serve: --ip {ip} lets other machines in, and without a token anyone who can reach this one "
+            "could run the dashboards' kernels. Add --token (a random one is made and printed with the address) "
+            "and give the class the printed address."
+        )
+
+
+def voila_command(
+    folder: Path, ip: str, port: int, token: str | None, cull_after: int = DEFAULT_CULL_AFTER
+) -> list[str]:
     """Voila over the dashboards with safe defaults: no sources, no tracebacks, kernels warmed ahead.
 
     Its root leads to the gallery (cliplab.ui.voila_server), and its own banner, which names the root, is
@@ -61,6 +78,8 @@ def voila_command(folder: Path, ip: str, port: int, token: str | None) -> list[s
         # Voila drops a cell's output after 4 s by default; under a class's load kernels answer later.
         "--VoilaExecutor.iopub_timeout=60",
         "--Voila.log_level=WARN",
+        f"--MappingKernelManager.cull_idle_timeout={cull_after}",
+        f"--MappingKernelManager.cull_interval={max(1, cull_after // 4)}",
         f"--token={token or ''}",
     ]
 
@@ -83,13 +102,14 @@ def _interrupt(signum: int, frame: object) -> None:
 
 def serve(args: argparse.Namespace) -> int:
     folder = dashboards_folder()
+    _check_exposure(args.ip, args.token)
     _check_port(args.ip, args.port)
     token = None
     if args.token is not None:
         token = args.token or secrets.token_urlsafe(16)
     # The server root leads to the gallery, so this short address is the one a class types.
     url = f"http://{args.ip}:{args.port}/" + (f"?token={token}" if token else "")
-    process = subprocess.Popen(voila_command(folder, args.ip, args.port, token))
+    process = subprocess.Popen(voila_command(folder, args.ip, args.port, token, args.cull_after))
     # A plain `kill` (SIGTERM) of this command stops Voila the same way as Ctrl-C.
     signal.signal(signal.SIGTERM, _interrupt)
     try:
@@ -129,6 +149,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         const="",
         default=None,
         help="require this token in every request (a random one if none is given)",
+    )
+    serving.add_argument(
+        "--cull-after",
+        type=int,
+        default=DEFAULT_CULL_AFTER,
+        metavar="SECONDS",
+        help=f"end a page's kernel this long after the page is closed (default {DEFAULT_CULL_AFTER})",
     )
     serving.add_argument("--open", action="store_true", help="open the gallery in a web browser")
     serving.set_defaults(run=serve)

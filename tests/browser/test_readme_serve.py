@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from conftest import _free_port, _private_env, _stop
 from playwright.sync_api import Page
-from test_serve import _alive, _children
+from test_serve import _children, _outliving
 
 pytestmark = pytest.mark.browser
 
@@ -105,6 +105,6 @@ def test_the_readme_serve_command_serves_the_gallery_and_stops_cleanly(tmp_path:
         page.goto("about:blank")  # leave first: a page whose server vanishes reports the lost connection
         process.send_signal(signal.SIGTERM)
         assert process.wait(timeout=60) == 0
-        assert not [pid for pid in [voila, *kernels] if _alive(pid)], "a kernel outlived the serve command"
+        assert not _outliving([voila, *kernels]), "a kernel outlived the serve command"
     finally:
         _stop(process)  # type: ignore[arg-type]  # a text-mode Popen stops the same way

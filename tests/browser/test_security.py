@@ -506,6 +506,7 @@ ALLOWED = {
     ("cliplab/cli.py", "serve", "webbrowser.open"): "opens the server's own address, only with --open",
     ("cliplab/ui/widget.py", "<module>", "Path"): "the front-end folder, from __file__",
     ("cliplab/ui/gallery.py", "show_gallery", "Path"): "the dashboards folder named by the notebook's own code",
+    ("cliplab/ui/gallery.py", "_notebook_heading", "read_text"): "a dashboard notebook found in that folder",
     ("cliplab/engine/save.py", "save", "Path"): "a path from Python code (the dashboard saves by data: link)",
     ("cliplab/engine/save.py", "save", "write_text"): "same path as above",
     ("cliplab/engine/save.py", "load", "Path"): "a path from Python code (the dashboard loads by upload)",

@@ -74,7 +74,7 @@ def test_ctrl_c_stops_the_server_and_its_kernels(tmp_path: Path) -> None:
         assert process.wait(timeout=40) == 0
         with pytest.raises(OSError):
             socket.create_connection(("127.0.0.1", port), timeout=1).close()
-        assert not [pid for pid in [voila, *kernels] if _alive(pid)], "a process outlived cliplab serve"
+        assert not _outliving([voila, *kernels]), "a process outlived cliplab serve"
     finally:
         _stop(process)
 
@@ -82,6 +82,14 @@ def test_ctrl_c_stops_the_server_and_its_kernels(tmp_path: Path) -> None:
 def _children(pid: int) -> list[int]:
     found = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True)
     return [int(child) for child in found.stdout.split()]
+
+
+def _outliving(pids: list[int], grace: float = 15) -> list[int]:
+    """The processes still running after a short grace (a kernel told to stop takes a moment to exit)."""
+    deadline = time.monotonic() + grace
+    while (alive := [pid for pid in pids if _alive(pid)]) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    return alive
 
 
 def _alive(pid: int) -> bool:
@@ -134,3 +142,69 @@ def test_the_root_and_the_file_listing_lead_to_the_gallery(served: RunningServer
         opener.open(f"{served.url}{path}?token=kept", timeout=30)
     assert moved.value.code == 302
     assert moved.value.headers["Location"] == "/voila/render/index.ipynb?token=kept"
+
+
+def _kernels_settle(voila: int, timeout: float = 120) -> int:
+    """The number of kernels once it has stopped changing for a few seconds (the pool fills after start)."""
+    deadline = time.monotonic() + timeout
+    last, steady_since = -1, time.monotonic()
+    while time.monotonic() < deadline:
+        count = len(_children(voila))
+        if count != last:
+            last, steady_since = count, time.monotonic()
+        elif time.monotonic() - steady_since > 6:
+            return count
+        time.sleep(0.5)
+    pytest.fail(f"the kernel count never settled (last {last})")
+
+
+def test_pages_fetched_and_left_give_their_kernels_back(tmp_path: Path) -> None:
+    port = _free_port()
+    process = _serve(tmp_path, f"--port={port}", "--cull-after=4")
+    server = RunningServer("cliplab-serve", "", port, REPO_ROOT, tmp_path / "serve.log", process, tmp_path)
+    try:
+        _wait_for_port(server)
+        (voila,) = _children(process.pid)
+        pool = _kernels_settle(voila)
+        assert pool == len(list((REPO_ROOT / "notebooks" / "dashboards").glob("*.ipynb"))), "one warm kernel a page"
+        for _ in range(3):  # fetched, never opened: no page will ever connect to these kernels
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/voila/render/click_crack.ipynb", timeout=120):
+                pass
+        assert len(_children(voila)) > pool
+        assert _kernels_settle(voila) == pool, "the fetched pages' kernels were ended; the pool stays warm"
+    finally:
+        _stop(process)
+
+
+def test_sharing_beyond_this_machine_needs_a_token(tmp_path: Path) -> None:
+    process = _serve(tmp_path, "--ip=0.0.0.0", f"--port={_free_port()}")
+    assert process.wait(timeout=60) != 0
+    said = (tmp_path / "serve.log").read_text()
+    assert "--ip 0.0.0.0" in said and "--token" in said
+
+
+def test_a_restart_on_the_same_port_works_at_once(tmp_path: Path) -> None:
+    port = _free_port()
+    first = _serve(tmp_path, f"--port={port}")
+    server = RunningServer("cliplab-serve", "", port, REPO_ROOT, tmp_path / "serve.log", first, tmp_path)
+    try:
+        _wait_for_port(server)
+        # A browser's connection still open when the server stops, read to its end and closed after the
+        # server's side, leaves the port in TIME-WAIT for a minute.
+        with socket.create_connection(("127.0.0.1", port), timeout=30) as client:
+            client.sendall(b"GET /voila/static/ HTTP/1.1\r\nHost: x\r\n\r\n")
+            time.sleep(1)
+            first.send_signal(signal.SIGINT)
+            assert first.wait(timeout=40) == 0
+            while client.recv(65536):
+                pass
+        lingering = subprocess.run(["ss", "-tan", f"sport = :{port}"], capture_output=True, text=True).stdout
+        assert "TIME-WAIT" in lingering, "the test must leave the port as a stopped server does"
+        again = _serve(tmp_path, f"--port={port}")
+        restarted = RunningServer("cliplab-serve", "", port, REPO_ROOT, tmp_path / "serve.log", again, tmp_path)
+        try:
+            _wait_for_port(restarted)
+        finally:
+            _stop(again)
+    finally:
+        _stop(first)
