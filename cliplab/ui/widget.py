@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import logging
+from collections import deque
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,10 @@ _PACKAGE = Path(__file__).resolve().parents[1]
 FRONT_END = next(p for p in (_PACKAGE / "_widgets", _PACKAGE.parent / "widgets") if (p / "grid.js").exists())
 _instances = itertools.count()
 _notices = itertools.count()
+# A notice is read on the board, so it stays short whatever a message carried; the refusal history is for
+# inspection, so only the newest refusals are kept however long a page keeps sending bad messages.
+NOTICE_LIMIT = 300
+REFUSALS_KEPT = 100
 
 
 class GridWidget(anywidget.AnyWidget):
@@ -46,6 +51,10 @@ class GridWidget(anywidget.AnyWidget):
 Handler = Callable[[Intent], Any]
 
 
+def _short(text: str) -> str:
+    return text if len(text) <= NOTICE_LIMIT else text[: NOTICE_LIMIT - 1] + "…"
+
+
 class Grid:
     """A board component: give it a Scene, listen for intents, refuse illegal ones with the reason.
 
@@ -60,7 +69,8 @@ class Grid:
     def __init__(self, scene: Scene | None = None) -> None:
         self.widget = GridWidget(ids=f"clg{next(_instances)}")
         self.scene = Scene(boards=())
-        self.refused: list[str] = []  # reasons of malformed messages, newest last (for inspection)
+        # Reasons of malformed messages, newest last (for inspection).
+        self.refused: deque[str] = deque(maxlen=REFUSALS_KEPT)
         self._handlers: dict[str, list[Handler]] = {}
         self.widget.on_msg(self._receive)
         if scene is not None:
@@ -89,7 +99,7 @@ class Grid:
     def say(self, text: str, intent: Intent | None = None, tone: str = "info") -> None:
         """Show a message on the board, next to the place an intent named (or under the boards)."""
         # A sequence number makes a repeated, identical notice a change the browser shows again.
-        notice: dict[str, Any] = {"text": text, "tone": tone, "seq": next(_notices)}
+        notice: dict[str, Any] = {"text": _short(text), "tone": tone, "seq": next(_notices)}
         if intent is not None:
             notice.update(board=intent.board, kind=intent.kind, at=list(intent.at))
             if intent.to is not None:
@@ -101,7 +111,7 @@ class Grid:
         try:
             intent = parse_intent(content, self.scene)
         except BadMessage as err:
-            self.refused.append(str(err))
+            self.refused.append(_short(str(err)))
             self.say(f"Refused a malformed message: {err}", tone="error")
             return
         self.handle(intent)

@@ -189,3 +189,16 @@ def test_grid_survives_a_failing_handler() -> None:
     assert grid.widget.notice["tone"] == "error"
     grid.show(SCENE)
     assert grid.widget.notice == {}
+
+
+def test_a_long_message_gives_a_short_notice_and_the_refusal_history_is_capped() -> None:
+    from cliplab.ui.widget import NOTICE_LIMIT, REFUSALS_KEPT, Grid
+
+    grid = Grid(SCENE)
+    huge_kind = "x" * 1_000_000
+    for _ in range(REFUSALS_KEPT + 50):
+        grid._receive(grid.widget, {"type": "intent", "board": "sheet", "kind": huge_kind, "at": [0, 0]}, [])
+    assert len(grid.widget.notice["text"]) <= NOTICE_LIMIT
+    assert grid.widget.notice["text"].endswith("…")
+    assert len(grid.refused) == REFUSALS_KEPT
+    assert all(len(reason) <= NOTICE_LIMIT for reason in grid.refused)
