@@ -36,7 +36,23 @@ from cliplab.grid import DIRECTIONS, TRANSFORMS, TRANSFORMS_WITH_FLIPS, edge_bet
 from cliplab.grid.geometry import Cell, Point, Segment
 
 from .content import COLOURS, SHEET_COLS, SHEET_ROWS, ParkCard, Sheet
-from .rules import DIRS, LATTICE, ClipCutParks, Crumple, Cut, Keep, Score, SheetCuts, card_of, sheet_of
+from .rules import (
+    DIRS,
+    LATTICE,
+    ClipCutParks,
+    Crumple,
+    Cut,
+    Keep,
+    Score,
+    SheetCuts,
+    SheetSquares,
+    card_of,
+    placement_cost,
+    sheet_of,
+    sheet_squares,
+    waiver,
+    waiving_token,
+)
 
 CardRef = tuple[str, int]
 Cost = tuple[tuple[str, int], ...]
@@ -235,38 +251,11 @@ def potential(card: ParkCard, free: frozenset[Cell]) -> float:
     return card_worth(card) * PROGRESS * max(0.0, 1.0 - _difficulty(card, free) / start)
 
 
-Squares = dict[Cell, tuple[str, str]]  # sheet square -> (colour, icon)
-
-
-@lru_cache(maxsize=128)
-def squares_of(sheet: Sheet) -> Squares:
-    return {
-        (r, c): (sheet.squares[r][c].colour, sheet.squares[r][c].icon)
-        for r in range(SHEET_ROWS)
-        for c in range(SHEET_COLS)
-    }
-
-
-def requirement_cost(card: ParkCard, squares: Squares, mapping: Iterable[tuple[Cell, Cell]]) -> Cost | None:
-    """Tokens a placement (sheet square -> card space) spends; None if it splits a walkway."""
-    pairs = list(mapping)
-    covered = {space for _, space in pairs}
-    for walkway in card.walkways:
-        inside = sum(space in covered for space in walkway)
-        if inside and inside != len(walkway):
-            return None
-    need: dict[str, int] = {}
-    for square, space in pairs:
-        wanted = card.requirement(space)
-        if wanted == "blank":
-            continue
-        colour, icon = squares[square]
-        if wanted in COLOURS:
-            if colour != wanted:
-                need["gardener"] = need.get("gardener", 0) + 1
-        elif icon != wanted:
-            need[wanted] = need.get(wanted, 0) + 1
-    return tuple(sorted(need.items()))
+def requirement_cost(card: ParkCard, squares: SheetSquares, mapping: Iterable[tuple[Cell, Cell]]) -> Cost | None:
+    """Tokens a placement (sheet square -> card space) spends, as the rules count them; None if it splits a
+    walkway."""
+    need = placement_cost(card, squares, mapping)
+    return None if need is None else tuple(sorted(need.items()))
 
 
 def affordable(cost: Cost, tokens: dict[str, int]) -> bool:
@@ -274,7 +263,7 @@ def affordable(cost: Cost, tokens: dict[str, int]) -> bool:
 
 
 def section_fits(
-    section: Sequence[Cell], slots: Sequence[Slot], squares: Squares, tokens: dict[str, int], flips: bool
+    section: Sequence[Cell], slots: Sequence[Slot], squares: SheetSquares, tokens: dict[str, int], flips: bool
 ) -> list[tuple[int, frozenset[Cell], Cost]]:
     """Distinct outcomes of laying a section on a card: (slot index, spaces covered, tokens spent)."""
     found: dict[tuple[int, frozenset[Cell], Cost], None] = {}
@@ -294,7 +283,7 @@ class Context:
     """What a plan needs to know about the player besides the sheet: cards, tokens, sections waiting."""
 
     sheet: Sheet  # (its squares, as plain data, are `squares`)
-    squares: Squares
+    squares: SheetSquares
     slots: tuple[Slot, ...]
     tokens: dict[str, int]
     flips: bool
@@ -310,7 +299,7 @@ class Context:
         sections = view.sections[seat]
         return cls(
             sheet=sheet,
-            squares=squares_of(sheet),
+            squares=sheet_squares(sheet),
             slots=slots,
             tokens=dict(view.tokens[seat]),
             flips=bool(view.option("allow_flip")),
@@ -338,7 +327,7 @@ def _arrangement_value(slots: Sequence[Slot], tokens: dict[str, int], largest: i
 def assignment_value(
     sections: Sequence[Sequence[Cell]],
     slots: Sequence[Slot],
-    squares: Squares,
+    squares: SheetSquares,
     tokens: dict[str, int],
     largest: int,
     flips: bool,
@@ -631,8 +620,7 @@ def _anchor(turned: Turned, tokens: dict[str, int]) -> tuple[Cell, Cell, str] | 
         req = entry[2]
         if req == "blank":
             continue
-        waiver = "gardener" if req in COLOURS else req
-        if tokens.get(waiver, 0):
+        if tokens.get(waiving_token(req) or "", 0):
             continue
         if best is None or (best[2] in COLOURS and req not in COLOURS):
             best = entry
@@ -644,7 +632,7 @@ def _placed_cost(
     dr: int,
     dc: int,
     cells: frozenset[Cell],
-    squares: Squares,
+    squares: SheetSquares,
     tokens: dict[str, int],
 ) -> int | None:
     """Tokens spent laying the turned shape at (dr, dc) of the sheet; None if it does not fit there."""
@@ -653,18 +641,11 @@ def _placed_cost(
         cell = (pr + dr, pc + dc)
         if cell not in cells:
             return None
-        if req == "blank":
-            continue
-        colour, icon = squares[cell]
-        if req in COLOURS:
-            if colour != req:
-                if need.get("gardener", 0) >= tokens.get("gardener", 0):
-                    return None
-                need["gardener"] = need.get("gardener", 0) + 1
-        elif icon != req:
-            if need.get(req, 0) >= tokens.get(req, 0):
+        token = waiver(req, *squares[cell])
+        if token is not None:
+            if need.get(token, 0) >= tokens.get(token, 0):
                 return None
-            need[req] = need.get(req, 0) + 1
+            need[token] = need.get(token, 0) + 1
     return sum(need.values())
 
 
@@ -977,7 +958,7 @@ class PlanningBot:
         board = Board.of(game, player)
         context = Context.of(game, player)
         best: tuple[float, Cut] | None = None
-        for length in (1, 2):
+        for length in game.lengths_to_cut(player):
             if not board.cuts_of(length):
                 continue
             plan = plan_cuts(board, (length,), context, self.rng)

@@ -7,8 +7,7 @@ from typing import TYPE_CHECKING
 from cliplab.engine import Action
 from cliplab.grid import OPPOSITE
 
-from .content import COLOURS
-from .rules import BONUS_CUT_LENGTHS, Crumple, Cut, Keep, Place, Score, card_name, card_of, sheet_of
+from .rules import BONUS_CUT_LENGTHS, Crumple, Cut, Keep, Place, Score, card_name, card_of, sheet_of, waiver
 
 if TYPE_CHECKING:
     from .rules import ClipCutParks
@@ -104,12 +103,13 @@ def _why_place(state: ClipCutParks, player: int, place: Place) -> tuple[str, str
         spaces.add(space)
         wanted = card.requirement(space)
         square = sheet.square(square_at)
-        if wanted in COLOURS and square.colour != wanted:
-            need.setdefault("gardener", []).append(f"space {where} asks for {wanted}, the square is {square.colour}")
-        elif wanted not in COLOURS and wanted != "blank" and square.icon != wanted:
+        token = waiver(wanted, square.colour, square.icon)
+        if token == "gardener":
+            need.setdefault(token, []).append(f"space {where} asks for {wanted}, the square is {square.colour}")
+        elif token is not None:
             # Name the icon the square does carry, so a recycling square is not called bare.
             has = f"a {square.icon} icon" if square.icon else "none"
-            need.setdefault(wanted, []).append(f"space {where} asks for a {wanted} icon, the square has {has}")
+            need.setdefault(token, []).append(f"space {where} asks for a {wanted} icon, the square has {has}")
     for walkway in card.walkways:
         inside = [space for space in walkway if space in spaces]
         if inside and len(inside) != len(walkway):

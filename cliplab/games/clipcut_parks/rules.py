@@ -18,6 +18,7 @@ from __future__ import annotations
 import random
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from itertools import pairwise
 from typing import Any, ClassVar
 
@@ -311,25 +312,53 @@ class Fit:
 TOKENS = ("wildlife", "recycling", "gardener")
 
 
-def _cost(card: ParkCard, sheet: Sheet, mapping: tuple[tuple[Cell, Cell], ...]) -> dict[str, int] | None:
-    """Tokens needed for the requirements the squares do not meet; None if a walkway is split."""
-    covered = {space for _, space in mapping}
+SheetSquares = Mapping[Cell, tuple[str, str]]
+
+
+@lru_cache(maxsize=128)
+def sheet_squares(sheet: Sheet) -> SheetSquares:
+    """Each square's (colour, icon) as plain data: what the placement rules look up, quickly."""
+    return {(r, c): (square.colour, square.icon) for r, row in enumerate(sheet.squares) for c, square in enumerate(row)}
+
+
+def waiving_token(wanted: str) -> str | None:
+    """The token that waives a requirement: a gardener token a colour, an icon's own token that icon."""
+    if wanted == "blank":
+        return None
+    return "gardener" if wanted in COLOURS else wanted
+
+
+def waiver(wanted: str, colour: str, icon: str) -> str | None:
+    """The token a square of this colour and icon spends on a space asking `wanted`; None if it meets it."""
+    if wanted == "blank" or (colour == wanted if wanted in COLOURS else icon == wanted):
+        return None
+    return waiving_token(wanted)
+
+
+def placement_cost(
+    card: ParkCard, squares: SheetSquares, mapping: Iterable[tuple[Cell, Cell]]
+) -> dict[str, int] | None:
+    """Tokens a placement (sheet square -> card space) spends, one per requirement its squares do not
+    meet; None if it splits a walkway (no token waives a walkway)."""
+    pairs = tuple(mapping)
+    covered = {space for _, space in pairs}
     for walkway in card.walkways:
         inside = sum(space in covered for space in walkway)
         if inside and inside != len(walkway):
             return None
     need: dict[str, int] = {}
-    for square_at, space in mapping:
-        wanted = card.requirement(space)
-        if wanted == "blank":
-            continue
-        square = sheet.square(square_at)
-        if wanted in COLOURS:
-            if square.colour != wanted:
-                need["gardener"] = need.get("gardener", 0) + 1
-        elif square.icon != wanted:
-            need[wanted] = need.get(wanted, 0) + 1
+    for square, space in pairs:
+        token = waiver(card.requirement(space), *squares[square])
+        if token is not None:
+            need[token] = need.get(token, 0) + 1
     return need
+
+
+def tokens_spent(game: ClipCutParks, seat: int, place: Place) -> dict[str, int]:
+    """The tokens a placement by `seat` costs (counting only the spaces it covers on the card)."""
+    card = card_of((place.kind, place.card))
+    on_card = [pair for pair in game.mapping_of(seat, place) if pair[1] in card.cells]
+    return placement_cost(card, sheet_squares(sheet_of(game.sheet_number[seat])), on_card) or {}
 
 
 # ----- the state -------------------------------------------------------------------------------------
@@ -441,10 +470,12 @@ class ClipCutParks(State):
         """Why `cut` may not be made now as geometry (rule, reason), or None if it may; lengths are not checked."""
         return self.cutting(seat).problem(cut)
 
+    def lengths_to_cut(self, seat: int) -> tuple[int, ...]:
+        """The cut lengths a seat may make now: the bonus cut's, or what the die still asks for."""
+        return BONUS_CUT_LENGTHS if self.stage[seat] == "bonus" else tuple(self.to_cut[seat])
+
     def legal_cuts(self, seat: int, first_only: bool = False) -> list[Cut]:
-        if self.stage[seat] == "bonus":
-            return self.cutting(seat).legal(BONUS_CUT_LENGTHS, first_only)
-        return self.cutting(seat).legal(self.to_cut[seat], first_only)
+        return self.cutting(seat).legal(self.lengths_to_cut(seat), first_only)
 
     def _cut(self, seat: int, cut: Cut) -> None:
         points = cut.points
@@ -489,14 +520,14 @@ class ClipCutParks(State):
     def fits(self, seat: int, section: int, ref: CardRef | None = None) -> list[Fit]:
         """Every legal way to lay `section` on one face-up card (or on any of them)."""
         squares = self.sections[seat][section]
-        sheet = sheet_of(self.sheet_number[seat])
+        sheet = sheet_squares(sheet_of(self.sheet_number[seat]))
         held = self.tokens[seat]
         flips = self.option("allow_flip")
         found: list[Fit] = []
         for card_ref in self.face_up[seat] if ref is None else [ref]:
             card = card_of(card_ref)
             for placement in placements(squares, self.free_spaces(seat, card_ref), flips):
-                need = _cost(card, sheet, placement.mapping)
+                need = placement_cost(card, sheet, placement.mapping)
                 if need is None or any(held[token] < count for token, count in need.items()):
                     continue
                 transform = placement.transform
@@ -524,8 +555,7 @@ class ClipCutParks(State):
     def _place(self, seat: int, place: Place) -> None:
         ref = (place.kind, place.card)
         mapping = self.mapping_of(seat, place)
-        need = _cost(card_of(ref), sheet_of(self.sheet_number[seat]), mapping) or {}
-        for token, count in need.items():
+        for token, count in tokens_spent(self, seat, place).items():
             self.tokens[seat][token] -= count
         spaces = self.covered[seat].setdefault(ref, {})
         for square_at, space in mapping:
@@ -1011,7 +1041,7 @@ def laying(sheet: int, ref: CardRef, squares: Collection[Cell], spaces: Collecti
         return None
     card = card_of(ref)
     for found in placements(squares, frozenset(spaces), flips):
-        if _cost(card, sheet_of(sheet), found.mapping) == {}:
+        if placement_cost(card, sheet_squares(sheet_of(sheet)), found.mapping) == {}:
             turned = found.transform.turns + 4 * found.transform.flipped
             return Place(0, ref[0], ref[1], found.offset[0], found.offset[1], turned)
     return None
@@ -1357,7 +1387,12 @@ __all__ = [
     "card_of",
     "face_asking",
     "laying",
+    "placement_cost",
     "position",
     "position_of",
     "sheet_of",
+    "sheet_squares",
+    "tokens_spent",
+    "waiver",
+    "waiving_token",
 ]
