@@ -618,7 +618,9 @@ def test_a_loaded_game_of_a_finished_table_shows_its_end() -> None:
     assert from_json(app.table.to_json()).outcome() == game.outcome()  # type: ignore[union-attr]
 
 
-def test_with_flips_allowed_the_tray_turns_sections_over_and_drops_place_them_flipped() -> None:
+def _flip_position() -> tuple[ClipCutParks, int, Place]:
+    """A building position with turning over allowed where a section fits only turned over."""
+
     def face_up_misses(game: ClipCutParks, fit: Place) -> bool:
         """A flipped placement whose face-up counterpart (same turns, same corner) is not legal."""
         return fit.orientation >= 4 and not _same_fit(game, replace(fit, orientation=fit.orientation - 4))
@@ -632,6 +634,11 @@ def test_with_flips_allowed_the_tray_turns_sections_over_and_drops_place_them_fl
     section, fit = next(
         (s, f.action) for s in game.pending[0] for f in game.fits(0, s) if face_up_misses(game, f.action)
     )
+    return game, section, fit
+
+
+def test_with_flips_allowed_the_tray_turns_sections_over_and_drops_place_them_flipped() -> None:
+    game, section, fit = _flip_position()
     app = at_table(game)
     board = f"{fit.kind}-{fit.card}"
     drop = Intent(board, "drop", (fit.row, fit.col), piece=f"s{section}", turns=fit.orientation - 4)
@@ -646,6 +653,29 @@ def test_with_flips_allowed_the_tray_turns_sections_over_and_drops_place_them_fl
     assert {cell.at for cell in piece.cells} == {(r - r0, c1 - c) for r, c in squares}
     app.grid.handle(drop)
     assert (0, fit) in game.log and section not in game.pending[0]
+
+
+def test_the_teaching_notebooks_live_table_turns_sections_over_as_the_dashboard_does() -> None:
+    from cliplab.games.clipcut_parks.teach import LiveTable
+
+    game, section, fit = _flip_position()
+    table = LiveTable(game)
+    drop = Intent(f"{fit.kind}-{fit.card}", "drop", (fit.row, fit.col), piece=f"s{section}", turns=fit.orientation - 4)
+    table.grid.handle(drop)
+    assert table.grid.widget.notice["tone"] == "error" and section in game.pending[0]
+    table.flip.value = True  # the switch shown above the board when sections may be turned over
+    piece = next(p for p in table.grid.scene.pieces if p.id == f"s{section}")
+    assert piece == app_piece(game, section)
+    table.grid.handle(drop)
+    assert (0, fit) in game.log and section not in game.pending[0]
+
+
+def app_piece(game: ClipCutParks, section: int) -> object:
+    """The section as the dashboard's tray shows it turned over."""
+    app = at_table(game.clone())  # type: ignore[arg-type]
+    app.picture.clicks.flipped = True
+    app.refresh()
+    return next(p for p in app.grid.scene.pieces if p.id == f"s{section}")
 
 
 def test_a_bot_that_fails_leaves_the_game_and_the_dashboard_standing() -> None:

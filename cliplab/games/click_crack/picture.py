@@ -3,11 +3,13 @@ controls the floe cannot take (secret tiles, the tile to carry out, a side to pu
 
 A click on the floe, for the person to decide:
 - placing: a point places a penguin there;
-- carrying out tiles: a point with one of your penguins carries out the selected tile with it; a point
+- setting tiles in secret: two clicks, each a point next to one of your penguins (a walk that way) or a
+  line starting at one (a break that way);
+- carrying out tiles: a penguin carries out the selected tile (or your one walk tile) with it; a point
   next to one of your penguins walks it there, a line starting at one breaks that way;
 - a penguin pushed off the edge: the point where it should slide;
 - equal halves: a tile of the half that breaks off.
-Teaching notebooks use the same mapping through `click_action`.
+The teaching notebook's live floe uses the same mapping: `click_action`, `tile_at` and `click_marks`.
 """
 
 from __future__ import annotations
@@ -47,7 +49,8 @@ def open_tiles(game: ClickCrack, seat: int) -> list[tuple[str, str]]:
 def click_action(game: ClickCrack, seat: int, intent: Intent, tile: tuple[str, str] | None = None) -> Action:
     """The action a click on the floe stands for (`tile`: the tile selected beside the board, if any).
 
-    The engine then judges it; a click that names nothing raises IllegalAction with a hint.
+    The engine then judges it; a click that names nothing raises IllegalAction with a hint. (While tiles
+    are set in secret a click names a tile instead: see `tile_at`.)
     """
     kind, at = intent.kind, intent.at
     mine = {game.pos[p]: p for p in game.penguins_of(seat)}
@@ -64,21 +67,18 @@ def click_action(game: ClickCrack, seat: int, intent: Intent, tile: tuple[str, s
             raise IllegalAction("push", f"point {at[0]},{at[1]}", "click a ringed point where the penguin may slide")
         return PushAside(chosen[0])
     if game.phase == "perform" and kind == "point":
-        if at in mine and tile is not None:
-            return Perform(tile[0], tile[1], mine[at])
-        if at in mine:
-            walks = sorted({d for k, d in open_tiles(game, seat) if k == "walk"})
-            if len(walks) != 1:
-                raise IllegalAction("walk", f"point {at[0]},{at[1]}", "choose a tile, or click the point to walk to")
-            return Perform("walk", walks[0], mine[at])
-        for penguin_at, penguin in mine.items():
+        if at in game.pos:  # a penguin: carry out the selected tile with it, or the one walk tile left
+            walks = sorted({d for k, d in game.unused_tiles(seat) if k == "walk"})
+            if tile is None and len(walks) > 1:
+                raise IllegalAction("walk", f"point {at[0]},{at[1]}", "you have two walk tiles: click where to walk")
+            kind_, way = tile or ("walk", (walks or ["N"])[0])
+            return Perform(kind_, way, game.pos.index(at))
+        for penguin_at, penguin in mine.items():  # a point next to one of yours: walk there
             direction = heading(penguin_at, at) if penguin_at is not None else None
             if direction:
                 return Perform("walk", direction, penguin)
-        if at in game.pos:
-            raise IllegalAction("walk", f"point {at[0]},{at[1]}", "click one of your own penguins")
     if game.phase == "perform" and kind == "segment" and intent.to is not None:
-        for a, b in ((intent.at, intent.to), (intent.to, intent.at)):
+        for a, b in ((intent.at, intent.to), (intent.to, intent.at)):  # a line from one of yours: break it
             if a in mine:
                 return Perform("break", heading(a, b) or "N", mine[a])
     raise IllegalAction(
@@ -86,9 +86,25 @@ def click_action(game: ClickCrack, seat: int, intent: Intent, tile: tuple[str, s
     )
 
 
-# What a click on the floe may name in each phase (see click_action).
+def tile_at(game: ClickCrack, seat: int, intent: Intent) -> tuple[str, str]:
+    """The tile a click names while tiles are set in secret: a point next to one of your penguins is a walk
+    that way, a line starting at one of them a break that way."""
+    mine = [at for p in game.penguins_of(seat) if (at := game.pos[p]) is not None]
+    if intent.kind == "point":
+        for at in mine:
+            if direction := heading(at, intent.at):
+                return "walk", direction
+    if intent.kind == "segment" and intent.to is not None:
+        for a, b in ((intent.at, intent.to), (intent.to, intent.at)):
+            if a in mine:
+                return "break", heading(a, b) or "N"
+    raise IllegalAction("secret tiles", intent.kind, "click a point next to your penguin or a line from it")
+
+
+# What a click on the floe may name in each phase (see click_action and tile_at).
 CLICKABLE: dict[str, tuple[Kind, ...]] = {
     "place": ("point",),
+    "program": ("point", "segment"),
     "perform": ("point", "segment"),
     "push": ("point",),
     "break": ("cell",),
@@ -96,24 +112,31 @@ CLICKABLE: dict[str, tuple[Kind, ...]] = {
 
 
 def click_marks(game: ClickCrack, seat: int, tile: tuple[str, str] | None = None) -> tuple[Mark, ...]:
-    """What the person deciding may click: placing points, penguins for the selected tile, sides, halves."""
+    """What the person deciding may click: placing points; the penguins that can carry out the selected
+    tile (or, with none selected, each walk as a line to a ring and each break as a line); where a pushed
+    penguin may slide; the halves that may break off."""
     legal = game.legal_actions(seat) if seat in game.to_move() else []
-    if game.phase == "place":
-        return tuple(Mark("point", (a.row, a.col)) for a in legal if isinstance(a, Place))
-    if game.phase == "break":
-        return tuple(Mark("cell", (a.row, a.col)) for a in legal if isinstance(a, BreakOff))
-    if game.phase == "push":
-        # Where the penguin pushed aside would slide, one ring per side.
-        return tuple(
-            Mark("point", to)
-            for side, moves in game.push_sides.items()
-            for penguin, to in moves
-            if (at := game.pos[penguin]) is not None and heading(at, to) == side
-        )
-    if game.phase == "perform" and tile is not None:
-        penguins = [a.penguin for a in legal if isinstance(a, Perform) and (a.kind, a.direction) == tile]
-        return tuple(Mark("point", at) for p in penguins if (at := game.pos[p]) is not None)
-    return ()
+    marks: list[Mark] = []
+    for action in legal:
+        if isinstance(action, Place):
+            marks.append(Mark("point", (action.row, action.col)))
+        elif isinstance(action, BreakOff):
+            marks.append(Mark("cell", (action.row, action.col)))
+        elif isinstance(action, Perform) and (at := game.pos[action.penguin]) is not None:
+            if tile is not None:
+                if (action.kind, action.direction) == tile:
+                    marks.append(Mark("point", at))
+                continue
+            to = step(at, action.direction)
+            line = Mark("segment", min(at, to), max(at, to), "ghost" if action.kind == "walk" else "target")
+            marks += [line, Mark("point", to)] if action.kind == "walk" else [line]
+        elif isinstance(action, PushAside):
+            # Where the penguin pushed aside would slide.
+            moves = game.push_sides[action.direction]
+            marks += [
+                Mark("point", to) for p, to in moves if (at := game.pos[p]) and heading(at, to) == action.direction
+            ][:1]
+    return tuple(marks)
 
 
 class ClickCrackPicture(Picture):
@@ -124,9 +147,11 @@ class ClickCrackPicture(Picture):
     def __init__(self, app: Any) -> None:
         super().__init__(app)
         self.selected: tuple[str, str] | None = None  # the tile chosen beside the board
+        self.picked: list[tuple[Intent, tuple[str, str]]] = []  # tiles set so far by clicks, in secret
 
     def reset(self) -> None:
         self.selected = None
+        self.picked = []
 
     def _tile(self, game: ClickCrack, seat: int) -> tuple[str, str] | None:
         tiles = open_tiles(game, seat) if game.phase == "perform" else []
@@ -140,12 +165,20 @@ class ClickCrackPicture(Picture):
             return describe(view, clickable=())
         tile = self._tile(view, seat)
         clickable = CLICKABLE.get(view.phase, ()) if view.phase != "perform" or tile else ()
-        return describe(view, click_marks(view, seat, tile), clickable)
+        picked = tuple(
+            Mark("segment" if intent.to else "point", intent.at, intent.to, "ghost") for intent, _ in self.picked
+        )
+        return describe(view, click_marks(view, seat, tile) + picked, clickable)
 
     def click(self, view: State, seat: int, intent: Intent) -> Action | None:
         assert isinstance(view, ClickCrack)
         if view.phase == "program":
-            raise IllegalAction("secret tiles", intent.kind, "choose your tiles beside the board")
+            self.picked.append((intent, tile_at(view, seat, intent)))
+            if len(self.picked) < 2:
+                return None
+            (_, first), (_, second) = self.picked
+            self.picked = []
+            return SetTiles(*first, *second)
         return click_action(view, seat, intent, self._tile(view, seat))
 
     def controls(self, view: State, seat: int) -> tuple[str, list[w.Widget]]:
@@ -153,7 +186,12 @@ class ClickCrackPicture(Picture):
         who = f"{swatch(seat)} <b>{html.escape(self.app.who(seat))}</b>"
         legal = view.legal_actions(seat)
         if view.phase == "program":
-            return f"{who}: choose both tiles, then lock them in.", self._setting(seat)
+            picked = f" First tile: {tile_text(*self.picked[0][1])}." if self.picked else ""
+            return (
+                f"{who}: choose both tiles, then lock them in (or click twice on the floe: a point next to a "
+                f"penguin of yours walks that way, a line from it breaks).{picked}",
+                self._setting(seat),
+            )
         if view.phase == "place":
             return f"{who}: click an intersection to place a penguin.", []
         if view.phase == "push":

@@ -5,8 +5,8 @@ Cutting is done on the sheet: the points where a cut may start are ringed; click
 where a cut from it may end are ringed instead; click one of those and the cut is made. Sections that
 come free wait in the tray: drag one onto a card, or click it, turn it with R (or the Rotate button)
 and click the space where the square you picked it up by should go. With turning over allowed, the
-"Sections turned over" switch mirrors the tray, and drops place the sections turned over. The teaching
-notebook's live board uses the same mapping (`Clicks`).
+"Sections turned over" switch mirrors the tray, and drops place the sections turned over. The mapping
+itself is `board.Clicks`, which the teaching notebook's live board uses too.
 """
 
 from __future__ import annotations
@@ -17,25 +17,20 @@ from typing import Any
 
 import ipywidgets as w
 
-from cliplab.engine import CHANCE, Action, HiddenChance, IllegalAction, State
+from cliplab.engine import CHANCE, Action, HiddenChance, State
 from cliplab.grid import Point
 from cliplab.ui import Intent, Scene
 from cliplab.ui.table_app import Picture, button, capital
 
 from .board import (
     BONUS_WORDS,
-    card_ref,
+    Clicks,
     card_title,
-    cut_between,
-    cuts_from,
-    describe,
     die_text,
     section_words,
-    start_points,
     tokens_spent,
 )
-from .explain import why_illegal
-from .rules import DIRS, ClipCutParks, Crumple, Cut, Deal, Keep, Place, Roll, Score, TearSheet, card_of
+from .rules import ClipCutParks, Crumple, Deal, Keep, Place, Roll, Score, TearSheet, card_of
 
 STAGE_WORDS = {
     "cut": "cutting",
@@ -45,89 +40,6 @@ STAGE_WORDS = {
     "check": "choosing a card to score",
     "done": "done this round",
 }
-
-
-class Clicks:
-    """The mapping from a click or a drop on a seat's boards to an action, with the little it remembers
-    between clicks: the chosen start of a cut, and whether the tray shows sections turned over."""
-
-    def __init__(self) -> None:
-        self.start: Point | None = None
-        self.flipped = False
-
-    def scene(self, game: ClipCutParks, seat: int, acting: bool) -> Scene:
-        if self.start is not None and (not acting or not cuts_from(game, seat, self.start)):
-            self.start = None  # nothing can be cut from the chosen point any more
-        return describe(game, seat, self.start, interactive=acting, flipped=self.flipped)
-
-    def action(self, game: ClipCutParks, seat: int, intent: Intent) -> Action | None:
-        """The action a click or drop stands for, or None when it chose (or dropped) the start of a cut."""
-        stage = game.stage[seat] if seat in game.to_move() else "done"
-        if intent.kind == "point" and stage in ("cut", "bonus"):
-            return self._point(game, seat, intent.at)
-        if intent.kind == "cell" and stage == "keep":
-            return Keep(*intent.at)
-        if intent.kind == "drop" and stage == "build":
-            ref = card_ref(intent.board)
-            if ref is None or intent.piece is None:
-                raise IllegalAction("build", intent.kind, "drop the section onto one of your cards")
-            turns = intent.turns + (4 if self.flipped else 0)
-            return Place(int(intent.piece.removeprefix("s")), ref[0], ref[1], intent.at[0], intent.at[1], turns)
-        raise IllegalAction(stage, intent.kind, HINTS.get(stage, "nothing to click here now"))
-
-    def _point(self, game: ClipCutParks, seat: int, point: Point) -> Action | None:
-        """The first click chooses one end of a cut (the ringed starts, or any end of a legal cut), the
-        second its other end; the engine names the line from whichever end a cut may start at."""
-        starts = start_points(game, seat)
-        if self.start is None:
-            if point not in starts and not cuts_from(game, seat, point):
-                raise not_a_start(game, seat, point)
-            self.start = point
-            return None
-        if point == self.start:
-            self.start = None
-            return None
-        legal = cuts_from(game, seat, self.start)
-        if point in legal:
-            return legal[point]
-        cut = cut_between(self.start, point)
-        wanted = (1, 2) if game.stage[seat] == "bonus" else tuple(game.to_cut[seat])
-        if cut is not None and cut.length in wanted:
-            return cut  # not a legal cut: refused with the engine's reason
-        if point in starts or cuts_from(game, seat, point):  # a change of mind: start from here instead
-            self.start = point
-            return None
-        if cut is None:
-            r, c = self.start
-            raise IllegalAction(
-                "cut",
-                f"from {r},{c} to {point[0]},{point[1]}",
-                f"a cut runs straight along one line: end it in row {r} or column {c} of the points, "
-                "or click the start point again to choose another",
-            )
-        return cut
-
-
-HINTS = {
-    "cut": "click a ringed point of the sheet to start a cut",
-    "bonus": "click a ringed point of the sheet to start your bonus cut",
-    "keep": "click a square of the part that should stay your sheet",
-    "build": "drag a section from the tray onto a card",
-}
-
-
-def not_a_start(game: ClipCutParks, seat: int, point: Point) -> IllegalAction:
-    """Why no cut can start at `point`, in the engine's words."""
-    lengths = sorted({1, 2} if game.stage[seat] == "bonus" else set(game.to_cut[seat]))
-    reasons = []
-    for direction in DIRS:
-        for length in lengths:
-            cut = Cut(length, point[0], point[1], direction)
-            rule, reason = why_illegal(game, seat, cut)
-            reasons.append((rule, cut, reason))
-    useful = [entry for entry in reasons if "run off" not in entry[2]] or reasons
-    rule, cut, reason = useful[0]
-    return IllegalAction(rule, cut, reason, seat)
 
 
 def is_deal(state: State, index: int) -> bool:

@@ -26,6 +26,7 @@ from itertools import pairwise
 from typing import Any
 
 from IPython.display import SVG
+from ipywidgets import ToggleButton, VBox
 
 from cliplab.engine import IllegalAction, PositionError, new_game
 from cliplab.ui import Board, Cell, Intent, Mark, Scene, render
@@ -34,20 +35,15 @@ from cliplab.ui.widget import Grid
 from .board import (
     COLOUR_LOOK,
     ICON_GLYPHS,
+    Clicks,
     card_board,
-    card_ref,
-    cut_between,
-    cuts_from,
     describe,
     requirement_cell,
     square_cell,
     square_words,
-    start_points,
 )
 from .content import COLOURS, DIE_FACES, SHEET_COLS, SHEET_ROWS, Sheet
-from .explain import why_illegal
 from .rules import (
-    DIRS,
     ClipCutParks,
     Crumple,
     Cut,
@@ -521,16 +517,18 @@ def tokens_picture(zoom: float = 1.2) -> SVG:
 class LiveTable:
     """A position to play by clicking: you are `seat`, bots (name -> factory from bots.BOTS) the others.
 
-    Cutting: click a ringed point to start a cut, then a ringed point to end it. A tie of largest parts:
-    click a square of the part that stays. Building: drag a section onto a card (R turns it). A section
-    that fits nowhere is crumpled for you, and with several cards complete the token bonuses are taken
-    first. Every refusal shows the engine's reason on the board.
+    A click or a drop means what it means on the dashboard (`board.Clicks`): cutting, click a ringed
+    point to start a cut, then a ringed point to end it; a tie of largest parts, click a square of the
+    part that stays; building, drag a section onto a card (R turns it; where sections may be turned over,
+    the switch above the board mirrors the tray). A section that fits nowhere is crumpled for you, and
+    with several cards complete the token bonuses are taken first. Every refusal shows the engine's reason
+    on the board.
     """
 
     def __init__(self, game: ClipCutParks, seat: int = 0, bots: Mapping[int, Any] | None = None) -> None:
         self.game = game
         self.seat = seat
-        self.start: tuple[int, int] | None = None
+        self.clicks = Clicks()
         if bots is None:
             from .bots import PlanningBot
 
@@ -538,14 +536,25 @@ class LiveTable:
         self.bots = dict(bots)
         self.grid = Grid()
         self.grid.on("any", self.click)
+        self.flip = ToggleButton(value=False, description="Sections turned over")
+        self.flip.observe(lambda change: self.turn_over(change["new"]), names="value")
         said = self._carry_on()
         self.draw(said)
+
+    @property
+    def start(self) -> tuple[int, int] | None:
+        """The chosen start of a cut, if any."""
+        return self.clicks.start
+
+    def turn_over(self, flipped: bool) -> None:
+        """Show the tray's sections turned over (or back); drops then place them so."""
+        self.clicks.flipped = bool(flipped)
+        self.draw()
 
     # what the reader sees
     def draw(self, said: Sequence[str] = ()) -> None:
         game, seat = self.game, self.seat
-        acting = seat in game.to_move()
-        scene = describe(game, seat, start=self.start if acting else None, interactive=acting)
+        scene = self.clicks.scene(game, seat, acting=seat in game.to_move())
         if game.is_over():
             outcome = game.outcome()
             scene = replace(scene, status=f"Game over: {outcome}")
@@ -554,7 +563,8 @@ class LiveTable:
             self.grid.say("; ".join(said[-6:]))
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
-        bundle = self.grid._repr_mimebundle_(**kwargs)
+        shown = VBox([self.flip, self.grid.widget]) if self.game.option("allow_flip") else self.grid.widget
+        bundle = shown._repr_mimebundle_(**kwargs)
         data, metadata = bundle if isinstance(bundle, tuple) else (bundle, {})
         return {**data, "text/plain": "A live board: run the notebook to click on it."}, metadata
 
@@ -565,66 +575,16 @@ class LiveTable:
             raise IllegalAction("game over", intent.kind, f"the game is over: {game.outcome()}")
         if seat not in game.to_move():
             raise IllegalAction("round", intent.kind, "nothing to do for you now")
-        stage = game.stage[seat]
+        action = self.clicks.action(game, seat, intent)
+        if action is None:
+            self.draw()
+            return
         before = game.clone()
         assert isinstance(before, ClipCutParks)
-        action: Cut | Keep | Place
-        if intent.kind == "point" and stage in ("cut", "bonus"):
-            cut = self._point(intent.at)
-            if cut is None:
-                self.draw()
-                return
-            action = cut
-        elif intent.kind == "cell" and stage == "keep":
-            action = Keep(*intent.at)
-        elif intent.kind == "drop" and stage == "build":
-            ref = card_ref(intent.board)
-            if ref is None or intent.piece is None:
-                raise IllegalAction("build", intent.kind, "drop the section onto one of your cards")
-            action = Place(
-                int(intent.piece.removeprefix("s")), ref[0], ref[1], intent.at[0], intent.at[1], intent.turns
-            )
-        else:
-            raise IllegalAction(stage, intent.kind, _HINTS.get(stage, "nothing to click here now"))
         done = game.apply(action, seat)
-        self.start = None
+        self.clicks.start = None
         said = [f"you: {done}", *news(before, game, seat), *self._carry_on()]
         self.draw(said)
-
-    def _point(self, point: tuple[int, int]) -> Cut | None:
-        game, seat = self.game, self.seat
-        if self.start is None or point == self.start:
-            if point == self.start:
-                self.start = None
-                return None
-            if point not in start_points(game, seat):
-                raise self._not_a_start(point)
-            self.start = point
-            return None
-        cut = cut_between(self.start, point)
-        if cut is None:
-            if point in start_points(game, seat):
-                self.start = point
-                return None
-            raise IllegalAction("cut", point, "a cut runs straight: end it in the start point's row or column")
-        if point not in cuts_from(game, seat, self.start) and point in start_points(game, seat):
-            wanted = (1, 2) if game.stage[seat] == "bonus" else tuple(game.to_cut[seat])
-            if cut.length not in wanted:
-                self.start = point
-                return None
-        return cut
-
-    def _not_a_start(self, point: tuple[int, int]) -> IllegalAction:
-        game, seat = self.game, self.seat
-        lengths = sorted({1, 2} if game.stage[seat] == "bonus" else set(game.to_cut[seat]))
-        tries = [
-            (Cut(n, point[0], point[1], d), why_illegal(game, seat, Cut(n, point[0], point[1], d)))
-            for d in DIRS
-            for n in lengths
-        ]
-        useful = [t for t in tries if "run off" not in t[1][1]] or tries
-        cut, (rule, reason) = useful[0]
-        return IllegalAction(rule, cut, reason, seat)
 
     def _carry_on(self) -> list[str]:
         """Steps that need no thought (a forced crumple, the order of token bonuses) and the bots' moves."""
@@ -658,11 +618,3 @@ class LiveTable:
             game.apply(forced, self.seat)
             said.append(f"you: {forced} (nothing else was possible)" if stage == "build" else f"you: {forced}")
         return said
-
-
-_HINTS = {
-    "cut": "click a ringed point of the sheet to start a cut",
-    "bonus": "click a ringed point of the sheet to start your bonus cut",
-    "keep": "click a square of the part that should stay your sheet",
-    "build": "drag a section from the tray onto a card",
-}
