@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import random
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -527,6 +527,50 @@ def test_a_view_for_a_seat_that_does_not_exist_is_refused(seat: int) -> None:
         new_game(GAME, 3).view(seat)
 
 
+def test_a_view_holds_no_seed_and_says_whose_it_is() -> None:
+    state = new_game(GAME, 3, seed=424242)
+    view = state.view(2)
+    assert view.config.seed is None and state.config.seed == 424242
+    assert "424242" not in repr(view) and "player 2's view" in repr(view)
+    assert "the spectator's view" in repr(state.view(None))
+    assert view.config == replace(state.config, seed=None)  # everything else of the setup is public
+
+
+def test_the_spectator_sees_no_setting_until_all_are_revealed_together() -> None:
+    state = placed(3)
+    index = len(state.log)
+    state.apply("set walk N and break E", 0)
+    state.apply("set walk S and walk S", 1)
+    spectator = state.view(None)
+    assert spectator.viewer is None and spectator.is_view
+    assert spectator.log[index:] == [(0, Hidden()), (1, Hidden())]
+    assert spectator.tiles == [(), (), ()]  # type: ignore[attr-defined]
+    state.apply("set break W and walk E", 2)
+    assert state.view(None).log == state.log
+    assert state.reveals == [(index + 2, None)]  # type: ignore[attr-defined]
+
+
+def test_the_spectator_view_cannot_act_go_back_or_be_saved() -> None:
+    state = placed(3)
+    spectator = state.view(None)
+    with pytest.raises(IllegalAction) as info:
+        spectator.apply("set walk N and break E", 0)
+    assert info.value.rule == "views" and "spectator" in info.value.reason
+    with pytest.raises(ValueError):
+        spectator.undo()
+    with pytest.raises(SaveError):
+        to_json(spectator)
+
+
+def test_a_view_keeps_what_it_showed_when_the_game_moves_on() -> None:
+    state = placed(3)
+    view = state.view(0)
+    shown = view.fingerprint()
+    state.apply("set walk N and break E", 0)
+    state.apply("set walk S and walk S", 1)
+    assert view.fingerprint() == shown and len(view.log) < len(state.log)
+
+
 # ----- undo and rewind ---------------------------------------------------------------------------------
 
 
@@ -704,6 +748,31 @@ def test_undo_also_removes_the_chance_events_that_followed_the_decision() -> Non
     assert state.outcome() == Outcome.ranked([sum(a.value for _, a in state.log if isinstance(a, Roll))], "three steps")
 
 
+def test_undo_limit_never_goes_back_past_a_roll_a_person_has_seen() -> None:
+    state = DiceWalk(GameConfig("dice_walk", 1, 3, ()))
+    state.apply("step", 0)
+    assert state.undo_limit([0]) == 2  # the step may not be taken back: the roll after it has been seen
+    state.apply("step", 0)
+    assert state.undo_limit([0]) == 4
+    state.rewind(state.undo_limit([0]))
+    assert len(state.log) == 4
+
+
+def test_a_view_cannot_draw_chance_and_a_sample_draws_from_a_fresh_seed() -> None:
+    state = DiceWalk(GameConfig("dice_walk", 1, 3, ()))
+    blind = state.view(0).clone()
+    with pytest.raises(ValueError, match="no seed"):
+        blind.apply_fast(Step(), 0)
+    rolls = set()
+    for seed in range(20):
+        sample = state.view(0).determinize(random.Random(seed))
+        sample.apply("step", 0)
+        rolls.add(sample.log[-1])
+    assert len(rolls) > 2  # the future roll is sampled, not read from the game's seed
+    state.apply("step", 0)
+    assert state.log[-1][0] == CHANCE
+
+
 def test_determinize_fills_hidden_settings_with_samples_and_keeps_what_the_viewer_saw() -> None:
     game = engine.new_game("click_crack", players=3, seed=1)
     for text in ["place at 1,1", "place at 1,4", "place at 4,1", "place at 4,4", "place at 2,2", "place at 3,3"]:
@@ -717,3 +786,35 @@ def test_determinize_fills_hidden_settings_with_samples_and_keeps_what_the_viewe
     assert len({s.tiles[0] for s in samples}) > 5  # seat 0's secret is guessed, not read
     samples[0].apply("set walk E and walk E", 2)  # a determinized game plays on like any other
     assert game.to_move() == (2,) and game.view(1) == view
+    assert all(s.config.seed not in (None, game.config.seed) for s in samples)
+
+
+def test_a_determinized_sample_goes_back_by_replaying_its_own_log() -> None:
+    game = placed(3, seed=2)
+    game.apply("set walk N and break E", 0)
+    sample = game.view(2).determinize(random.Random(4))
+    sampled = sample.log[-1]
+    sample.apply("set walk W and walk W", 1)
+    sample.apply("set break N and break S", 2)
+    sample.undo(2)
+    assert sample.log[-1] == sampled and sample.to_move() == (1, 2)
+    assert sample.tiles[0] == sampled[1].tiles  # type: ignore[attr-defined]
+
+
+def test_undo_limit_with_nobody_at_the_table_or_a_seat_that_does_not_exist() -> None:
+    state = placed(3)
+    assert state.undo_limit([]) == 0
+    for seat in (-1, 3, "0"):
+        with pytest.raises(ValueError):
+            state.undo_limit([seat])  # type: ignore[list-item]
+
+
+def test_undo_limit_keeps_a_revealed_setting_from_being_taken_back() -> None:
+    state = placed(3)
+    before = len(state.log)
+    assert state.undo_limit(range(3)) == 0  # placements and settings not yet revealed may be taken back
+    state.apply("set walk N and break E", 0)
+    state.apply("set walk S and walk S", 1)
+    assert state.undo_limit([0, 1]) == 0
+    state.apply("set break W and walk E", 2)  # this reveals every setting
+    assert state.undo_limit([0]) == before + 3 == len(state.log)
