@@ -23,10 +23,19 @@ from cliplab.games.clipcut_parks.board import (
     describe,
     die_text,
     start_points,
-    tokens_spent,
 )
 from cliplab.games.clipcut_parks.explain import why_illegal
-from cliplab.games.clipcut_parks.rules import ClipCutParks, Crumple, Cut, Keep, Place, Score, card_of, sheet_of
+from cliplab.games.clipcut_parks.rules import (
+    ClipCutParks,
+    Crumple,
+    Cut,
+    Keep,
+    Place,
+    Score,
+    card_of,
+    sheet_of,
+    tokens_spent,
+)
 from cliplab.grid import Transform, orient
 from cliplab.ui import Intent, Scene, render
 from cliplab.ui.table import PERSON, HotSeatTable

@@ -24,7 +24,7 @@ from cliplab.ui.scene import PALETTE, Board, Cell, Edge, Kind, Mark, Piece, Scen
 
 from .content import COLOURS, DIE_FACES, SHEET_COLS, SHEET_ROWS, Square
 from .explain import why_illegal
-from .rules import DIRS, TOKENS, ClipCutParks, Cut, Keep, Place, card_of, sheet_of
+from .rules import DIRS, ClipCutParks, Cut, Keep, Place, card_of, sheet_of
 
 CardRef = tuple[str, int]
 MarkStyle = Literal["target", "last", "ghost"]
@@ -454,23 +454,6 @@ def not_a_start(game: ClipCutParks, seat: int, point: Point) -> IllegalAction:
 
 
 # ----- words for the log ----------------------------------------------------------------------------------
-
-
-def tokens_spent(state: ClipCutParks, seat: int, place: Place) -> dict[str, int]:
-    """The tokens a placement costs: one per requirement its squares do not meet (walkways aside)."""
-    card = card_of((place.kind, place.card))
-    sheet = sheet_of(max(state.sheet_number[seat], 0))
-    spent: dict[str, int] = {}
-    for square_at, space in state.mapping_of(seat, place):
-        if space not in card.cells:
-            continue
-        wanted = card.requirement(space)
-        square = sheet.square(square_at)
-        if wanted in COLOURS and square.colour != wanted:
-            spent["gardener"] = spent.get("gardener", 0) + 1
-        elif wanted in TOKENS and square.icon != wanted:
-            spent[wanted] = spent.get(wanted, 0) + 1
-    return spent
 
 
 def cut_words(cut: Cut) -> str:

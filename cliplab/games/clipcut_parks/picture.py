@@ -28,9 +28,8 @@ from .board import (
     card_title,
     die_text,
     section_words,
-    tokens_spent,
 )
-from .rules import ClipCutParks, Crumple, Deal, Keep, Place, Roll, Score, TearSheet, card_of
+from .rules import ClipCutParks, Crumple, Deal, Keep, Place, Roll, Score, TearSheet, card_of, tokens_spent
 
 STAGE_WORDS = {
     "cut": "cutting",
