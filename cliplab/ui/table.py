@@ -141,8 +141,9 @@ class HotSeatTable:
     # ----- undo ---------------------------------------------------------------------------------------
 
     def _undo_floor(self) -> int:
-        """The log length undo never goes below (what everyone has seen cannot be unseen)."""
-        return self.reveal_at
+        """The log length undo never goes below: the engine's table policy, never back past a chance result
+        or a revealed secret that a person at this table has seen."""
+        return self.game.undo_limit(self.people())
 
     def _last_person_decision(self) -> int | None:
         secret = secret_entries(self.game)
