@@ -17,7 +17,8 @@ from cliplab.bots.mcts import rank_rewards
 from cliplab.bots.random_bot import Bot
 from cliplab.engine import Action, Hidden, State, new_game
 from cliplab.games.click_crack import ClickCrack, Perform, SetTiles
-from cliplab.games.click_crack.bots import ClickCrackBot, Floe, evaluate, rollout_policy, search_bot
+from cliplab.games.click_crack.bots import ClickCrackBot, evaluate, rollout_policy, search_bot
+from cliplab.games.click_crack.rules import Floe
 
 Point = tuple[int, int]
 
@@ -76,7 +77,7 @@ def _ends(state: ClickCrack, seat: int, action: Action) -> set[tuple[object, ...
     return {_key(after)}
 
 
-def test_the_floe_simulation_gives_the_positions_the_rules_give() -> None:
+def test_the_floe_model_the_bots_look_ahead_with_gives_the_positions_play_gives() -> None:
     checked = 0
     for state in POSITIONS:
         if state.phase != "perform":

@@ -19,36 +19,40 @@ settings of later rounds by `rollout_policy`),
 `rollout_policy` for fast playouts (greedy break-offs, random otherwise), cut off after
 SEARCH_ROLLOUT_DEPTH actions and judged by `evaluate` (the round finished greedily, then `win_chances`).
 
-Everything runs on `Floe`, a small copy of the position (penguins, floe tiles, cracks, scores) with the
-rules of walking and breaking re-done on it for speed; the tests check it against the rules engine.
+Everything runs on the rules' own floe model (`rules.Floe`: penguins, floe tiles, cracks, scores, and where
+each tile leads), the functions the game itself applies; the bots add only judgement.
 """
 
 from __future__ import annotations
 
 import math
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from itertools import combinations
 from typing import Any
 
 from cliplab.bots.mcts import MCTSBot
 from cliplab.engine import Action, State
-from cliplab.grid import PERPENDICULAR, cells_at_point, edge_between, step
+from cliplab.grid import Cell, Point, Segment
 
 from .rules import (
     ALL_SETTINGS,
+    AROUND,
+    CACHE_KEPT,
     DIRS,
-    FEWEST_PENGUINS,
+    EDGES,
     KINDS,
     POINTS,
-    SIZE,
-    SMALLEST_FLOE,
     TOPPLE_SIZE,
-    WINNING_SCORE,
     ClickCrack,
+    Floe,
+    Gone,
     Perform,
     Place,
     SetTiles,
+    gone_options,
+    splitting,
+    stranded_points,
 )
 
 # ----- weights ---------------------------------------------------------------------------------------
@@ -85,167 +89,9 @@ SEARCH_ROLLOUT_DEPTH = 12
 SEARCH_ROOT_WIDTH = 6
 """The root player's actions searched: the heuristic's best few (all of them when performing, mostly)."""
 
-Point = tuple[int, int]
-Cell = tuple[int, int]
-Segment = tuple[Cell, Cell]
-
-# For each point and direction on the board: the point reached and the segment walked or cracked along.
-_STEPS: dict[tuple[Point, str], tuple[Point, Segment]] = {}
-for _r in range(POINTS):
-    for _c in range(POINTS):
-        for _d in DIRS:
-            _q = step((_r, _c), _d)
-            if 0 <= _q[0] < POINTS and 0 <= _q[1] < POINTS:
-                _STEPS[(_r, _c), _d] = (_q, edge_between((_r, _c), _q))
-_AROUND: dict[Point, tuple[Cell, ...]] = {(r, c): cells_at_point((r, c)) for r in range(POINTS) for c in range(POINTS)}
-# Each cell's neighbours with the segment between them.
-_LINKS: dict[Cell, tuple[tuple[Cell, Segment], ...]] = {}
-for _r in range(POINTS - 1):
-    for _c in range(POINTS - 1):
-        _LINKS[_r, _c] = tuple(
-            (nb, ((_r, _c), nb) if (_r, _c) < nb else (nb, (_r, _c)))
-            for nb in ((_r - 1, _c), (_r, _c + 1), (_r + 1, _c), (_r, _c - 1))
-            if 0 <= nb[0] < POINTS - 1 and 0 <= nb[1] < POINTS - 1
-        )
-
-_Gone = tuple[frozenset[Cell], ...]
-_SPLITS: dict[tuple[frozenset[Cell], frozenset[Segment], Segment], _Gone] = {}
-_SPLITS_KEPT = 50_000  # cache entries kept before the caches start afresh
-
-# Floe tiles as bits (bit 5 * row + col), for fast flood fills.
-_TILES = SIZE
-_BIT = {(r, c): 1 << (_TILES * r + c) for r in range(_TILES) for c in range(_TILES)}
-_CELL_OF = {bit: cell for cell, bit in _BIT.items()}
-_NOT_EAST_EDGE = sum(bit for (r, c), bit in _BIT.items() if c < _TILES - 1)
-_NOT_WEST_EDGE = sum(bit for (r, c), bit in _BIT.items() if c > 0)
-_MASKS: dict[frozenset[Cell], int] = {}
-_WALLS: dict[frozenset[Segment], tuple[int, int]] = {}
-
-
-def _mask(cells: frozenset[Cell]) -> int:
-    found = _MASKS.get(cells)
-    if found is None:
-        if len(_MASKS) >= _SPLITS_KEPT:
-            _MASKS.clear()
-        found = _MASKS[cells] = sum(_BIT[cell] for cell in cells)
-    return found
-
-
-def _walls(cracks: Iterable[Segment]) -> tuple[int, int]:
-    """Bits of the tiles whose east side, and of those whose south side, is cracked."""
-    east = south = 0
-    for a, b in cracks:
-        if a[0] == b[0]:
-            east |= _BIT.get(a, 0)
-        else:
-            south |= _BIT.get(a, 0)
-    return east, south
-
-
-def _cracked(cracks: frozenset[Segment]) -> tuple[int, int]:
-    found = _WALLS.get(cracks)
-    if found is None:
-        if len(_WALLS) >= _SPLITS_KEPT:
-            _WALLS.clear()
-        found = _WALLS[cracks] = _walls(cracks)
-    return found
-
-
-def gone_options(main: frozenset[Cell], cracks: frozenset[Segment], segment: Segment) -> _Gone:
-    """What may break off when `segment` cracks: () if the floe holds, (smaller part,), or both equal halves.
-
-    `main` must be one piece under `cracks` (as it always is between actions). Results are cached.
-    """
-    key = (main, cracks, segment)
-    found = _SPLITS.get(key)
-    if found is not None:
-        return found
-    floe = _mask(main)
-    east, south = _cracked(cracks)
-    if segment[0][0] == segment[1][0]:
-        east |= _BIT[segment[0]]
-    else:
-        south |= _BIT[segment[0]]
-    west = east << 1  # a tile's west side is its western neighbour's east side
-    north = south << _TILES
-    goal = _BIT[segment[1]]
-    reach = _BIT[segment[0]]
-    result: _Gone = ()
-    while True:
-        grown = reach
-        grown |= (reach & ~east & _NOT_EAST_EDGE) << 1
-        grown |= (reach & ~west & _NOT_WEST_EDGE) >> 1
-        grown |= (reach & ~south) << _TILES
-        grown |= (reach & ~north) >> _TILES
-        grown &= floe
-        if grown & goal:
-            break
-        if grown == reach:
-            part = frozenset(_cells(reach))
-            rest = main - part
-            result = (part,) if len(part) < len(rest) else (rest,) if len(rest) < len(part) else (part, rest)
-            break
-        reach = grown
-    if len(_SPLITS) >= _SPLITS_KEPT:
-        _SPLITS.clear()
-    _SPLITS[key] = result
-    return result
-
-
-def _cells(mask: int) -> Iterable[Cell]:
-    while mask:
-        low = mask & -mask
-        yield _CELL_OF[low]
-        mask ^= low
-
-
-_BRIDGES: dict[tuple[frozenset[Cell], frozenset[Segment]], dict[Segment, _Gone]] = {}
-
-
-def splitting(main: frozenset[Cell], cracks: frozenset[Segment]) -> dict[Segment, _Gone]:
-    """Every segment whose crack would break something off, with `gone_options` for it: the bridges of
-    the floe's tiles joined across uncracked segments, found in one depth-first search. Cached."""
-    key = (main, cracks)
-    found = _BRIDGES.get(key)
-    if found is not None:
-        return found
-    found = {}
-    entered: dict[Cell, int] = {}
-    low: dict[Cell, int] = {}
-    order: list[Cell] = []
-    size = len(main)
-
-    def visit(cell: Cell, via: Segment | None) -> None:
-        entered[cell] = low[cell] = len(order)
-        order.append(cell)
-        for nb, seg in _LINKS[cell]:
-            if seg == via or nb not in main or seg in cracks:
-                continue
-            if nb in entered:
-                low[cell] = min(low[cell], entered[nb])
-                continue
-            first = len(order)
-            visit(nb, seg)
-            low[cell] = min(low[cell], low[nb])
-            if low[nb] > entered[cell]:
-                part = frozenset(order[first:])
-                if 2 * len(part) < size:
-                    found[seg] = (part,)
-                else:
-                    rest = main - part
-                    found[seg] = (rest,) if 2 * len(part) > size else (part, rest)
-
-    if main:
-        visit(min(main), None)
-    if len(_BRIDGES) >= _SPLITS_KEPT // 10:
-        _BRIDGES.clear()
-    _BRIDGES[key] = found
-    return found
-
-
-_Singles = tuple[tuple[Segment, _Gone], ...]
+_Singles = tuple[tuple[Segment, Gone], ...]
 _SINGLES: dict[tuple[frozenset[Cell], frozenset[Segment], Point], _Singles] = {}
-_PAIRS: dict[tuple[frozenset[Cell], frozenset[Segment], Point], tuple[_Gone, ...]] = {}
+_PAIRS: dict[tuple[frozenset[Cell], frozenset[Segment], Point], tuple[Gone, ...]] = {}
 
 
 def crack_options(main: frozenset[Cell], cracks: frozenset[Segment], at: Point) -> _Singles:
@@ -256,18 +102,18 @@ def crack_options(main: frozenset[Cell], cracks: frozenset[Segment], at: Point) 
         table = splitting(main, cracks)
         singles = []
         for direction in DIRS:
-            edge = _STEPS.get((at, direction))
+            edge = EDGES.get((at, direction))
             if edge is not None:
                 seg = edge[1]
                 if seg[0] in main and seg[1] in main and seg not in cracks:
                     singles.append((seg, table.get(seg, ())))
-        if len(_SINGLES) >= _SPLITS_KEPT:
+        if len(_SINGLES) >= CACHE_KEPT:
             _SINGLES.clear()
         found = _SINGLES[key] = tuple(singles)
     return found
 
 
-def pair_options(main: frozenset[Cell], cracks: frozenset[Segment], at: Point) -> tuple[_Gone, ...]:
+def pair_options(main: frozenset[Cell], cracks: frozenset[Segment], at: Point) -> tuple[Gone, ...]:
     """What could break off when a penguin at `at` makes two cracks that alone break nothing. Cached."""
     key = (main, cracks, at)
     found = _PAIRS.get(key)
@@ -278,148 +124,13 @@ def pair_options(main: frozenset[Cell], cracks: frozenset[Segment], at: Point) -
             options = gone_options(main, cracks | {a}, b)
             if options:
                 pairs.append(options)
-        if len(_PAIRS) >= _SPLITS_KEPT:
+        if len(_PAIRS) >= CACHE_KEPT:
             _PAIRS.clear()
         found = _PAIRS[key] = tuple(pairs)
     return found
 
 
-class Floe:
-    """The position in brief: where each penguin stands (None: gone), the floe tiles, the cracks, the scores."""
-
-    __slots__ = ("cracks", "main", "pos", "scores")
-
-    def __init__(
-        self, pos: list[Point | None], main: frozenset[Cell], cracks: frozenset[Segment], scores: list[int]
-    ) -> None:
-        self.pos = pos
-        self.main = main
-        self.cracks = cracks
-        self.scores = scores
-
-    @classmethod
-    def of(cls, state: ClickCrack) -> Floe:
-        return cls(list(state.pos), state.main, state.cracks, list(state.scores))
-
-    def copy(self) -> Floe:
-        return Floe(list(self.pos), self.main, self.cracks, list(self.scores))
-
-    def penguins_of(self, seat: int) -> list[int]:
-        return [p for p in (2 * seat, 2 * seat + 1) if self.pos[p] is not None]
-
-    def over(self) -> bool:
-        alive = sum(at is not None for at in self.pos)
-        return max(self.scores) >= WINNING_SCORE or len(self.main) <= SMALLEST_FLOE or alive < FEWEST_PENGUINS
-
-    def can_step(self, at: Point, direction: str) -> bool:
-        edge = _STEPS.get((at, direction))
-        if edge is None:
-            return False
-        a, b = edge[1]
-        return a in self.main or b in self.main
-
-    def breakable(self, at: Point, direction: str) -> Segment | None:
-        """The segment a penguin at `at` would crack in `direction`, if it may."""
-        edge = _STEPS.get((at, direction))
-        if edge is None:
-            return None
-        seg = edge[1]
-        if seg[0] in self.main and seg[1] in self.main and seg not in self.cracks:
-            return seg
-        return None
-
-    def perform(self, seat: int, kind: str, direction: str, penguin: int) -> list[Floe]:
-        """The positions a tile can lead to (one per choice the active player makes in it); [] if illegal."""
-        if kind == "break":
-            return self.crack(seat, penguin, direction)
-        return self.walk(penguin, direction)
-
-    def walk(self, penguin: int, direction: str) -> list[Floe]:
-        start = self.pos[penguin]
-        if start is None or not self.can_step(start, direction):
-            return []
-        occupant = {at: p for p, at in enumerate(self.pos) if at is not None}
-        here = _STEPS[start, direction][0]
-        moves = [(penguin, here)]
-        while here in occupant:
-            pushed = occupant[here]
-            if self.can_step(here, direction):
-                here = _STEPS[here, direction][0]
-                moves.append((pushed, here))
-                continue
-            results = []
-            for side in PERPENDICULAR[direction]:
-                chain = self._chain(pushed, here, side, occupant)
-                if chain is not None:
-                    results.append(self._moved(moves + chain))
-            return results
-        return [self._moved(moves)]
-
-    def _chain(
-        self, penguin: int, at: Point, direction: str, occupant: dict[Point, int]
-    ) -> list[tuple[int, Point]] | None:
-        chain = []
-        while True:
-            if not self.can_step(at, direction):
-                return None
-            at = _STEPS[at, direction][0]
-            chain.append((penguin, at))
-            if at not in occupant:
-                return chain
-            penguin = occupant[at]
-
-    def _moved(self, moves: Iterable[tuple[int, Point]]) -> Floe:
-        pos = list(self.pos)
-        for penguin, target in moves:
-            pos[penguin] = target
-        return Floe(pos, self.main, self.cracks, list(self.scores))
-
-    def crack(self, seat: int, penguin: int, direction: str) -> list[Floe]:
-        at = self.pos[penguin]
-        if at is None:
-            return []
-        seg = self.breakable(at, direction)
-        if seg is None:
-            return []
-        cracks = self.cracks | {seg}
-        options = splitting(self.main, self.cracks).get(seg, ())
-        if not options:
-            return [Floe(list(self.pos), self.main, cracks, list(self.scores))]
-        return [self._break_off(seat, penguin, cracks, gone) for gone in options]
-
-    def _break_off(self, seat: int, actor: int, cracks: frozenset[Segment], gone: frozenset[Cell]) -> Floe:
-        main = self.main - gone
-        pos = list(self.pos)
-        scores = list(self.scores)
-        scores[seat] += len(gone)
-        lost = stranded_points(self.main, gone)
-        for penguin, at in enumerate(pos):
-            if at in lost:
-                pos[penguin] = None
-                scores[seat] -= 1
-        if len(gone) >= TOPPLE_SIZE:
-            pos[actor] = None
-        return Floe(pos, main, cracks, scores)
-
-
 # ----- judging a position ----------------------------------------------------------------------------
-
-
-_STRANDING: dict[tuple[frozenset[Cell], frozenset[Cell]], frozenset[Point]] = {}
-
-
-def stranded_points(main: frozenset[Cell], gone: frozenset[Cell]) -> frozenset[Point]:
-    """The intersections left without a floe tile when `gone` breaks off `main`. Cached."""
-    key = (main, gone)
-    found = _STRANDING.get(key)
-    if found is None:
-        rest = main - gone
-        corners = {(r + dr, c + dc) for r, c in gone for dr in (0, 1) for dc in (0, 1)}
-        found = frozenset(at for at in corners if not any(cell in rest for cell in _AROUND[at]))
-        if len(_STRANDING) >= _SPLITS_KEPT:
-            _STRANDING.clear()
-        _STRANDING[key] = found
-    return found
 
 
 def _break_value(floe: Floe, seat: int, actor: int, actor_at: Point, gone: frozenset[Cell]) -> tuple[float, list[int]]:
@@ -447,7 +158,7 @@ def _break_value(floe: Floe, seat: int, actor: int, actor_at: Point, gone: froze
     return value, victims
 
 
-_Summary = tuple[int, tuple[tuple[Segment, _Gone], ...], tuple[_Gone, ...], tuple[tuple[Point, Segment, _Gone], ...]]
+_Summary = tuple[int, tuple[tuple[Segment, Gone], ...], tuple[Gone, ...], tuple[tuple[Point, Segment, Gone], ...]]
 _SUMMARIES: dict[tuple[frozenset[Cell], frozenset[Segment], Point], _Summary] = {}
 
 
@@ -458,13 +169,13 @@ def point_summary(main: frozenset[Cell], cracks: frozenset[Segment], at: Point) 
     key = (main, cracks, at)
     found = _SUMMARIES.get(key)
     if found is None:
-        missing = sum(cell not in main for cell in _AROUND[at])
+        missing = sum(cell not in main for cell in AROUND[at])
         near = crack_options(main, cracks, at)
         splitting = tuple((seg, options) for seg, options in near if options)
         reachable = []
         close = {seg for seg, _ in near}
         for walk in DIRS:
-            edge = _STEPS.get((at, walk))
+            edge = EDGES.get((at, walk))
             if edge is None or (edge[1][0] not in main and edge[1][1] not in main):
                 continue
             there = edge[0]
@@ -472,7 +183,7 @@ def point_summary(main: frozenset[Cell], cracks: frozenset[Segment], at: Point) 
                 if options and seg not in close:
                     reachable.append((there, seg, options))
         found = (missing, splitting, pair_options(main, cracks, at), tuple(reachable))
-        if len(_SUMMARIES) >= _SPLITS_KEPT:
+        if len(_SUMMARIES) >= CACHE_KEPT:
             _SUMMARIES.clear()
         _SUMMARIES[key] = found
     return found
@@ -568,7 +279,7 @@ def win_chances(floe: Floe, players: int) -> list[float]:
         weights = [math.exp((value - top) / TEMPERATURE) for value in values]
         total = sum(weights)
         found = [weight / total for weight in weights]
-    if len(_JUDGED) >= _SPLITS_KEPT:
+    if len(_JUDGED) >= CACHE_KEPT:
         _JUDGED.clear()
     _JUDGED[key] = found
     return found
@@ -686,8 +397,7 @@ def action_values(view: State, player: int, actions: Sequence[Action], seed: int
         values = []
         for action in actions:
             assert isinstance(action, Place)
-            trial = floe.copy()
-            trial.pos[penguin] = (action.row, action.col)
+            trial = floe.placed(penguin, (action.row, action.col))
             values.append(material(trial, view.players)[player] + PLACE_NOISE * rng.random())
         return values
     if view.phase == "program":
@@ -879,7 +589,6 @@ def search_bot(
 
 __all__ = [
     "ClickCrackBot",
-    "Floe",
     "action_values",
     "evaluate",
     "heuristic_model",

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from cliplab.engine import Action
 
-from .rules import _EDGES, POINTS, BreakOff, Pass, Perform, Place, PushAside, SetTiles
+from .rules import EDGES, POINTS, BreakOff, Pass, Perform, Place, PushAside, SetTiles
 
 if TYPE_CHECKING:
     from .rules import ClickCrack
@@ -70,7 +70,7 @@ def _why_perform_illegal(state: ClickCrack, player: int, action: Perform) -> tup
         chosen = " and ".join(f"{k} {d}" for k, d in state.tiles[player])
         return "action tiles", f"your tiles this round are {chosen}"
     if action.kind == "break":
-        edge = _EDGES.get((at, action.direction))
+        edge = EDGES.get((at, action.direction))
         if edge is None or not (edge[1][0] in state.main and edge[1][1] in state.main):
             return "break", f"there are not two floe tiles to crack between, {action.direction} of {at}"
         return "break", f"the floe is already cracked {action.direction} of {at}"

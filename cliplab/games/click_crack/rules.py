@@ -30,7 +30,7 @@ from cliplab.engine import (
     round_limit,
 )
 from cliplab.engine.position import boolean, check_fields, integer, items, place, word
-from cliplab.grid import PERPENDICULAR, Point, Segment, cells_at_point, edge_between, parts, rectangle, step
+from cliplab.grid import PERPENDICULAR, Cell, Point, Segment, cells_at_point, edge_between, parts, rectangle, step
 
 SIZE = 5  # tiles per side
 POINTS = SIZE + 1  # intersections per side
@@ -43,13 +43,13 @@ DIRS = ("N", "E", "S", "W")
 FLOE = rectangle(SIZE, SIZE)
 
 # For each point and direction still on the board: the point reached and the segment walked along.
-_EDGES: dict[tuple[Point, str], tuple[Point, Segment]] = {}
+EDGES: dict[tuple[Point, str], tuple[Point, Segment]] = {}
 for _r in range(POINTS):
     for _c in range(POINTS):
         for _d in DIRS:
             _q = step((_r, _c), _d)
             if 0 <= _q[0] < POINTS and 0 <= _q[1] < POINTS:
-                _EDGES[(_r, _c), _d] = (_q, edge_between((_r, _c), _q))
+                EDGES[(_r, _c), _d] = (_q, edge_between((_r, _c), _q))
 
 
 # ----- actions -------------------------------------------------------------------------------------
@@ -142,6 +142,331 @@ FEW_PENGUINS = "fewer than 3 penguins are left on the floe"
 ROUND_LIMIT = "the round limit was reached"
 
 
+# ----- the floe model ----------------------------------------------------------------------------------
+# Walking, cracking and breaking off, on plain data (where the penguins stand, the main floe, the cracks,
+# the scores). The game applies these functions; the bots plan on the same ones, through `Floe`. Splits are
+# found with bit masks and remembered, so that looking many moves ahead stays fast.
+
+# Each intersection's four tiles, and each tile's neighbours with the segment between them.
+AROUND: dict[Point, tuple[Cell, ...]] = {(r, c): cells_at_point((r, c)) for r in range(POINTS) for c in range(POINTS)}
+_LINKS: dict[Cell, tuple[tuple[Cell, Segment], ...]] = {
+    (r, c): tuple(
+        (nb, ((r, c), nb) if (r, c) < nb else (nb, (r, c)))
+        for nb in ((r - 1, c), (r, c + 1), (r + 1, c), (r, c - 1))
+        if 0 <= nb[0] < SIZE and 0 <= nb[1] < SIZE
+    )
+    for r in range(SIZE)
+    for c in range(SIZE)
+}
+# Floe tiles as bits (bit 5 * row + col), for fast flood fills.
+_BIT = {(r, c): 1 << (SIZE * r + c) for r in range(SIZE) for c in range(SIZE)}
+_CELL_OF = {bit: cell for cell, bit in _BIT.items()}
+_NOT_EAST_EDGE = sum(bit for (r, c), bit in _BIT.items() if c < SIZE - 1)
+_NOT_WEST_EDGE = sum(bit for (r, c), bit in _BIT.items() if c > 0)
+CACHE_KEPT = 50_000
+"""Entries each of the floe model's caches keeps before it starts afresh."""
+
+Gone = tuple[frozenset[Cell], ...]
+_MASKS: dict[frozenset[Cell], int] = {}
+_WALLS: dict[frozenset[Segment], tuple[int, int]] = {}
+_SPLITS: dict[tuple[frozenset[Cell], frozenset[Segment], Segment], Gone] = {}
+_BRIDGES: dict[tuple[frozenset[Cell], frozenset[Segment]], dict[Segment, Gone]] = {}
+_STRANDING: dict[tuple[frozenset[Cell], frozenset[Cell]], frozenset[Point]] = {}
+
+
+def _remember(cache: dict[Any, Any], key: Any, value: Any, kept: int = CACHE_KEPT) -> None:
+    if len(cache) >= kept:
+        cache.clear()
+    cache[key] = value
+
+
+def may_step(main: frozenset[Cell], at: Point, direction: str) -> bool:
+    """A penguin may step along a segment that borders a main-floe tile (cracks don't block)."""
+    edge = EDGES.get((at, direction))
+    if edge is None:
+        return False
+    a, b = edge[1]
+    return a in main or b in main
+
+
+def crack_segment(main: frozenset[Cell], cracks: frozenset[Segment], at: Point, direction: str) -> Segment | None:
+    """The segment a penguin at `at` cracks breaking `direction`, if it may: one between two main-floe tiles
+    and not cracked yet."""
+    edge = EDGES.get((at, direction))
+    if edge is None:
+        return None
+    segment = edge[1]
+    if segment[0] in main and segment[1] in main and segment not in cracks:
+        return segment
+    return None
+
+
+def walk_moves(
+    pos: Sequence[Point | None], main: frozenset[Cell], penguin: int, direction: str
+) -> dict[str | None, list[tuple[int, Point]]]:
+    """The moves a walk makes, keyed by the side an edge penguin is pushed to (None: no side needed).
+
+    Empty when the walk is illegal. Pushed penguins move the same way in a chain; one that would leave the
+    floe goes to a side instead and pushes the chain that way; a side is open only if that whole sideways
+    chain stays on the floe.
+    """
+    start = pos[penguin]
+    if start is None or not may_step(main, start, direction):
+        return {}
+    occupant = {at: p for p, at in enumerate(pos) if at is not None}
+    moves = [(penguin, EDGES[start, direction][0])]
+    here = moves[0][1]
+    while here in occupant:
+        pushed = occupant[here]
+        if may_step(main, here, direction):
+            here = EDGES[here, direction][0]
+            moves.append((pushed, here))
+            continue
+        sides: dict[str | None, list[tuple[int, Point]]] = {}
+        for side in PERPENDICULAR[direction]:
+            chain = _straight_chain(main, pushed, here, side, occupant)
+            if chain is not None:
+                sides[side] = moves + chain
+        return sides
+    return {None: moves}
+
+
+def _straight_chain(
+    main: frozenset[Cell], penguin: int, at: Point, direction: str, occupant: Mapping[Point, int]
+) -> list[tuple[int, Point]] | None:
+    """Moves pushing `penguin` and those in line behind it one step; None if one would leave the floe."""
+    chain = []
+    while True:
+        if not may_step(main, at, direction):
+            return None
+        at = EDGES[at, direction][0]
+        chain.append((penguin, at))
+        if at not in occupant:
+            return chain
+        penguin = occupant[at]
+
+
+def _mask(cells: frozenset[Cell]) -> int:
+    found = _MASKS.get(cells)
+    if found is None:
+        found = sum(_BIT[cell] for cell in cells)
+        _remember(_MASKS, cells, found)
+    return found
+
+
+def _cracked(cracks: frozenset[Segment]) -> tuple[int, int]:
+    """Bits of the tiles whose east side, and of those whose south side, is cracked."""
+    found = _WALLS.get(cracks)
+    if found is None:
+        east = south = 0
+        for a, b in cracks:
+            if a[0] == b[0]:
+                east |= _BIT.get(a, 0)
+            else:
+                south |= _BIT.get(a, 0)
+        found = (east, south)
+        _remember(_WALLS, cracks, found)
+    return found
+
+
+def _cells(mask: int) -> Iterable[Cell]:
+    while mask:
+        low = mask & -mask
+        yield _CELL_OF[low]
+        mask ^= low
+
+
+def gone_options(main: frozenset[Cell], cracks: frozenset[Segment], segment: Segment) -> Gone:
+    """What breaks off when `segment` cracks: () if the floe holds, (the smaller part,), or both equal halves
+    (the active player chooses which goes).
+
+    `main` must be one piece under `cracks` (as it always is between actions).
+    """
+    key = (main, cracks, segment)
+    found = _SPLITS.get(key)
+    if found is not None:
+        return found
+    floe = _mask(main)
+    east, south = _cracked(cracks)
+    if segment[0][0] == segment[1][0]:
+        east |= _BIT[segment[0]]
+    else:
+        south |= _BIT[segment[0]]
+    west = east << 1  # a tile's west side is its western neighbour's east side
+    north = south << SIZE
+    goal = _BIT[segment[1]]
+    reach = _BIT[segment[0]]
+    found = ()
+    while True:
+        grown = reach
+        grown |= (reach & ~east & _NOT_EAST_EDGE) << 1
+        grown |= (reach & ~west & _NOT_WEST_EDGE) >> 1
+        grown |= (reach & ~south) << SIZE
+        grown |= (reach & ~north) >> SIZE
+        grown &= floe
+        if grown & goal:
+            break
+        if grown == reach:
+            part = frozenset(_cells(reach))
+            rest = main - part
+            found = (part,) if len(part) < len(rest) else (rest,) if len(rest) < len(part) else (part, rest)
+            break
+        reach = grown
+    _remember(_SPLITS, key, found)
+    return found
+
+
+def splitting(main: frozenset[Cell], cracks: frozenset[Segment]) -> dict[Segment, Gone]:
+    """Every segment whose crack would break something off, with what would (as `gone_options`, though equal
+    halves may come in either order): the bridges of the floe's tiles joined across uncracked segments,
+    found in one depth-first search."""
+    key = (main, cracks)
+    found = _BRIDGES.get(key)
+    if found is not None:
+        return found
+    found = {}
+    entered: dict[Cell, int] = {}
+    low: dict[Cell, int] = {}
+    order: list[Cell] = []
+    size = len(main)
+
+    def visit(cell: Cell, via: Segment | None) -> None:
+        entered[cell] = low[cell] = len(order)
+        order.append(cell)
+        for nb, seg in _LINKS[cell]:
+            if seg == via or nb not in main or seg in cracks:
+                continue
+            if nb in entered:
+                low[cell] = min(low[cell], entered[nb])
+                continue
+            first = len(order)
+            visit(nb, seg)
+            low[cell] = min(low[cell], low[nb])
+            if low[nb] > entered[cell]:
+                part = frozenset(order[first:])
+                if 2 * len(part) < size:
+                    found[seg] = (part,)
+                else:
+                    rest = main - part
+                    found[seg] = (rest,) if 2 * len(part) > size else (part, rest)
+
+    if main:
+        visit(min(main), None)
+    _remember(_BRIDGES, key, found, CACHE_KEPT // 10)
+    return found
+
+
+def stranded_points(main: frozenset[Cell], gone: frozenset[Cell]) -> frozenset[Point]:
+    """The intersections left touching no floe tile when `gone` breaks off `main`."""
+    key = (main, gone)
+    found = _STRANDING.get(key)
+    if found is None:
+        rest = main - gone
+        corners = {(r + dr, c + dc) for r, c in gone for dr in (0, 1) for dc in (0, 1)}
+        found = frozenset(at for at in corners if not any(cell in rest for cell in AROUND[at]))
+        _remember(_STRANDING, key, found)
+    return found
+
+
+def break_off(
+    pos: Sequence[Point | None],
+    scores: Sequence[int],
+    main: frozenset[Cell],
+    gone: frozenset[Cell],
+    seat: int,
+    actor: int,
+) -> tuple[list[Point | None], list[int], frozenset[Cell]]:
+    """Penguins, scores and main floe after `gone` breaks off, cracked by `seat`'s penguin `actor`: each tile
+    scores 1 for the seat, each penguin left touching no tile leaves and costs the seat 1 (its own too), and
+    a break-off of TOPPLE_SIZE tiles or more takes the cracking penguin with it at no cost."""
+    lost = stranded_points(main, gone)
+    after, points = list(pos), list(scores)
+    points[seat] += len(gone)
+    for penguin, at in enumerate(after):
+        if at in lost:
+            after[penguin] = None
+            points[seat] -= 1
+    if len(gone) >= TOPPLE_SIZE:
+        after[actor] = None
+    return after, points, main - gone
+
+
+def end_reason(scores: Sequence[int], main: frozenset[Cell], pos: Sequence[Point | None]) -> str:
+    """Why the game is over in this position ("" while it goes on)."""
+    if max(scores) >= WINNING_SCORE:
+        return SCORE_REACHED
+    if len(main) <= SMALLEST_FLOE:
+        return FLOE_SMALL
+    if sum(at is not None for at in pos) < FEWEST_PENGUINS:
+        return FEW_PENGUINS
+    return ""
+
+
+class Floe:
+    """A position in brief (where each penguin stands, None once gone; the floe tiles; the cracks; the
+    scores) and where each tile would lead from it: the model the bots look ahead with."""
+
+    __slots__ = ("cracks", "main", "pos", "scores")
+
+    def __init__(
+        self, pos: list[Point | None], main: frozenset[Cell], cracks: frozenset[Segment], scores: list[int]
+    ) -> None:
+        self.pos = pos
+        self.main = main
+        self.cracks = cracks
+        self.scores = scores
+
+    @classmethod
+    def of(cls, state: ClickCrack) -> Floe:
+        return cls(list(state.pos), state.main, state.cracks, list(state.scores))
+
+    def copy(self) -> Floe:
+        return Floe(list(self.pos), self.main, self.cracks, list(self.scores))
+
+    def placed(self, penguin: int, at: Point) -> Floe:
+        """This position with `penguin` placed at `at`."""
+        pos = list(self.pos)
+        pos[penguin] = at
+        return Floe(pos, self.main, self.cracks, list(self.scores))
+
+    def penguins_of(self, seat: int) -> list[int]:
+        return [p for p in (2 * seat, 2 * seat + 1) if self.pos[p] is not None]
+
+    def over(self) -> bool:
+        return bool(end_reason(self.scores, self.main, self.pos))
+
+    def perform(self, seat: int, kind: str, direction: str, penguin: int) -> list[Floe]:
+        """The positions a tile can lead to (one per choice the active player makes in it); [] if illegal."""
+        if kind == "break":
+            return self.crack(seat, penguin, direction)
+        return self.walk(penguin, direction)
+
+    def walk(self, penguin: int, direction: str) -> list[Floe]:
+        outcomes = walk_moves(self.pos, self.main, penguin, direction)
+        return [self._moved(moves) for moves in outcomes.values()]
+
+    def _moved(self, moves: Iterable[tuple[int, Point]]) -> Floe:
+        pos = list(self.pos)
+        for penguin, target in moves:
+            pos[penguin] = target
+        return Floe(pos, self.main, self.cracks, list(self.scores))
+
+    def crack(self, seat: int, penguin: int, direction: str) -> list[Floe]:
+        at = self.pos[penguin]
+        segment = None if at is None else crack_segment(self.main, self.cracks, at, direction)
+        if segment is None:
+            return []
+        cracks = self.cracks | {segment}
+        options = splitting(self.main, self.cracks).get(segment, ())
+        if not options:
+            return [Floe(list(self.pos), self.main, cracks, list(self.scores))]
+        results = []
+        for gone in options:
+            pos, scores, main = break_off(self.pos, self.scores, self.main, gone, seat, penguin)
+            results.append(Floe(pos, main, cracks, scores))
+        return results
+
+
 # ----- the state -------------------------------------------------------------------------------------
 
 
@@ -211,66 +536,18 @@ class ClickCrack(State):
 
     def can_step(self, at: Point, direction: str) -> bool:
         """A penguin may step along a segment that borders a main-floe tile (cracks don't block)."""
-        edge = _EDGES.get((at, direction))
-        if edge is None:
-            return False
-        a, b = edge[1]
-        return a in self.main or b in self.main
-
-    def _can_break(self, at: Point, direction: str) -> bool:
-        edge = _EDGES.get((at, direction))
-        if edge is None:
-            return False
-        segment = edge[1]
-        return segment[0] in self.main and segment[1] in self.main and segment not in self.cracks
+        return may_step(self.main, at, direction)
 
     def walk_outcomes(self, penguin: int, direction: str) -> dict[str | None, list[tuple[int, Point]]]:
-        """The moves a walk makes, keyed by the side an edge penguin is pushed to (None: no side needed).
-
-        Empty when the walk is illegal. Pushed penguins move the same way in a chain; one that would leave
-        the floe goes to a side instead and pushes the chain that way; a side is open only if that whole
-        sideways chain stays on the floe.
-        """
-        start = self.pos[penguin]
-        if start is None or not self.can_step(start, direction):
-            return {}
-        occupant = {at: p for p, at in enumerate(self.pos) if at is not None}
-        moves = [(penguin, _EDGES[start, direction][0])]
-        here = moves[0][1]
-        while here in occupant:
-            pushed = occupant[here]
-            if self.can_step(here, direction):
-                here = _EDGES[here, direction][0]
-                moves.append((pushed, here))
-                continue
-            sides: dict[str | None, list[tuple[int, Point]]] = {}
-            for side in PERPENDICULAR[direction]:
-                chain = self._straight_chain(pushed, here, side, occupant)
-                if chain is not None:
-                    sides[side] = moves + chain
-            return sides
-        return {None: moves}
-
-    def _straight_chain(
-        self, penguin: int, at: Point, direction: str, occupant: Mapping[Point, int]
-    ) -> list[tuple[int, Point]] | None:
-        """Moves pushing `penguin` and those in line behind it one step; None if one would leave the floe."""
-        chain = []
-        while True:
-            if not self.can_step(at, direction):
-                return None
-            at = _EDGES[at, direction][0]
-            chain.append((penguin, at))
-            if at not in occupant:
-                return chain
-            penguin = occupant[at]
+        """The moves a walk makes, keyed by the side an edge penguin is pushed to (see `walk_moves`)."""
+        return walk_moves(self.pos, self.main, penguin, direction)
 
     def _tile_legal(self, kind: str, direction: str, penguin: int) -> bool:
         at = self.pos[penguin]
         if at is None:
             return False
         if kind == "break":
-            return self._can_break(at, direction)
+            return crack_segment(self.main, self.cracks, at, direction) is not None
         return bool(self.walk_outcomes(penguin, direction))
 
     def unused_tiles(self, seat: int) -> list[tuple[str, str]]:
@@ -344,17 +621,16 @@ class ClickCrack(State):
             return
         at = self.pos[action.penguin]
         assert at is not None
-        self.cracks = self.cracks | {_EDGES[at, action.direction][1]}
-        pieces = parts(self.main, self.cracks)
-        if len(pieces) == 1:
+        segment = EDGES[at, action.direction][1]
+        options = gone_options(self.main, self.cracks, segment)
+        self.cracks = self.cracks | {segment}
+        if not options:
             self._done()
-            return
-        small, large = sorted(pieces, key=len)
-        if len(small) == len(large):
+        elif len(options) == 2:
             self.phase = "break"
-            self.halves = tuple(pieces)
+            self.halves = tuple(sorted(options, key=min))
         else:
-            self._break_off(small)
+            self._break_off(options[0])
 
     def _finish_walk(self, moves: Iterable[tuple[int, Point]]) -> None:
         for penguin, target in moves:
@@ -363,15 +639,8 @@ class ClickCrack(State):
 
     def _break_off(self, gone: frozenset[tuple[int, int]]) -> None:
         """Remove the broken-off tiles: they score for the active player, stranded penguins cost him."""
-        active = self.active
-        self.main = self.main - gone
-        self.scores[active] += len(gone)
-        for penguin, at in enumerate(self.pos):
-            if at is not None and not any(t in self.main for t in cells_at_point(at)):
-                self.pos[penguin] = None
-                self.scores[active] -= 1
-        if len(gone) >= TOPPLE_SIZE:
-            self.pos[self.actor_penguin] = None
+        after = break_off(self.pos, self.scores, self.main, gone, self.active, self.actor_penguin)
+        self.pos, self.scores, self.main = after
         self._done()
 
     def _done(self) -> None:
@@ -384,12 +653,7 @@ class ClickCrack(State):
             self._next_actor()
 
     def _check_end(self) -> bool:
-        if max(self.scores) >= WINNING_SCORE:
-            self.ended = SCORE_REACHED
-        elif len(self.main) <= SMALLEST_FLOE:
-            self.ended = FLOE_SMALL
-        elif len(self.on_floe()) < FEWEST_PENGUINS:
-            self.ended = FEW_PENGUINS
+        self.ended = end_reason(self.scores, self.main, self.pos)
         if self.ended:
             self.phase = "over"
         return bool(self.ended)
