@@ -25,12 +25,11 @@ cutting rules repeated for speed; the tests check it against the rules engine.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
 
-from cliplab.bots.random_bot import Bot
 from cliplab.engine import Action, State
 from cliplab.grid import DIRECTIONS, TRANSFORMS, TRANSFORMS_WITH_FLIPS, edge_between, parts, placements
 from cliplab.grid.geometry import Cell, Point, Segment
@@ -1037,11 +1036,7 @@ class PlanningBot:
         return Score(*done[0])
 
 
-# Bot kinds by name, each made from a seed; "heuristic" is the name simulations look for.
-BOTS: dict[str, Callable[[int], Bot]] = {"random": RandomParksBot, "planning": PlanningBot, "heuristic": PlanningBot}
-
 __all__ = [
-    "BOTS",
     "Board",
     "Context",
     "PlanningBot",
