@@ -1,11 +1,12 @@
 """Hidden information, for every registered game: what a view may show, and what a sample of it may change.
 
-The positions are a few of every kind of decision met in the games of contract_samples' setups, played
-by the random bot, with the actions of seats deciding at once applied one at a time (so that some positions
-hold secret decisions not yet revealed). At each, the view of every seat and the spectator's view are
-compared with determinized samples: complete games that agree with the view and differ from the real game
-in everything the view hides (other face-down cards and settings, another seed). The protocol is all these
-tests use: a game tells what it hides only by what its views leave out.
+The positions are a few of every kind of decision met in the games of contract_samples' setups and in one
+begun from the game's position builder, played by the random bot, with the actions of seats deciding at
+once applied one at a time (so that some positions hold secret decisions not yet revealed). At each, the
+view of every seat and the spectator's view are compared with determinized samples: complete games that
+agree with the view and differ from the real game in everything the view hides (other face-down cards and
+settings, another seed). The protocol is all these tests use: a game tells what it hides only by what its
+views leave out.
 
 - A view of a sample equals the view it was drawn from, and so does every output of it (repr, str, the
   fingerprint, the log's text, the SVG picture, the legal actions); a save of a view is refused. The
@@ -38,14 +39,25 @@ PLANTED_SEED = 8_675_309_421  # a seed whose digits would stand out in any text
 BOOKKEEPING = {"config", "viewer", "is_view", "log"}
 
 
-def _steps(game: str, games_played: Iterable[tuple[int, str | None, int]]) -> Iterator[tuple[State, State]]:
-    """(before, after) of every action in these (players, variant, seed) games, played by the random bot.
+def starts(game: str, seeds: Iterable[tuple[int, str | None, int]]) -> Iterator[State]:
+    """New games of these (players, variant, seed), then one begun at the position builder's defaults with
+    the last seed (when the game declares a builder: its start must hide what play would hide)."""
+    last = 0
+    for players, variant, seed in seeds:
+        last = seed
+        yield spec(game).new(players, seed, variant)
+    kit = declaration(game)
+    if kit.position is not None:
+        yield kit.position_builder()(seed=last)
+
+
+def _steps(game: str, games_played: Iterable[State]) -> Iterator[tuple[State, State]]:
+    """(before, after) of every action in these games, played by the random bot to their end.
     Seats deciding at once all choose on the same position, and their actions are then applied one at a
     time, as at a table: the positions in between are where secret decisions are hidden."""
     kit = declaration(game)
-    for players, variant, seed in games_played:
-        state = spec(game).new(players, seed, variant)
-        bots = [kit.make_bot(RANDOM, 1000 * seed + seat) for seat in range(players)]
+    for number, state in enumerate(games_played):
+        bots = [kit.make_bot(RANDOM, 1000 * number + seat) for seat in range(state.players)]
         while state.outcome() is None:
             choices = [(seat, bots[seat].choose(state.view(seat), seat)) for seat in state.to_move()]
             for seat, action in choices:
@@ -59,7 +71,7 @@ def positions(game: str) -> list[tuple[State, int]]:
     """(position, a seat to decide there): PER_KIND of every kind of decision, told apart by what the spectator
     cannot see too, spread evenly over the sample setups' games (contract_samples.setups)."""
     met: dict[tuple[object, ...], list[tuple[State, int]]] = {}
-    for before, _ in _steps(game, setups(game)):
+    for before, _ in _steps(game, starts(game, setups(game))):
         seat = before.to_move()[-1]
         kind = (decision_kind(before, seat), bool(hidden_entries(before.view(None))))
         met.setdefault(kind, []).append((before, seat))
@@ -173,7 +185,7 @@ def test_a_bot_chooses_the_same_whatever_its_seat_cannot_see(game: str, bot: str
 def test_no_view_shows_the_seed_or_the_text_of_a_hidden_entry(game: str) -> None:
     rules = spec(game)
     planted = [(players, None, PLANTED_SEED) for players in range(rules.min_players, rules.max_players + 1)]
-    for step, (_, state) in enumerate(_steps(game, planted)):
+    for step, (_, state) in enumerate(_steps(game, starts(game, planted))):
         if step % 4:
             continue
         for viewer in viewers(state):
@@ -191,7 +203,7 @@ def test_no_view_shows_the_seed_or_the_text_of_a_hidden_entry(game: str) -> None
 def test_the_spec_declares_the_traits_its_games_show(game: str) -> None:
     rules = spec(game)
     several = hides = drew = False
-    for state, _ in positions(game):
+    for state, _ in _steps(game, starts(game, setups(game))):
         several |= len(state.to_move()) > 1
         drew |= any(seat == CHANCE for seat, _ in state.log)
         for viewer in viewers(state):
@@ -204,7 +216,7 @@ def test_the_spec_declares_the_traits_its_games_show(game: str) -> None:
 
 @pytest.mark.parametrize("game", games())
 def test_what_turns_visible_is_recorded_and_the_undo_limit_never_goes_back(game: str) -> None:
-    for before, after in _steps(game, setups(game)):
+    for before, after in _steps(game, starts(game, setups(game))):
         step = range(len(before.log), len(after.log))
         for seat in range(after.players):
             seen = set(hidden_entries(before.view(seat))) - set(hidden_entries(after.view(seat)))
