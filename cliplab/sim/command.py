@@ -12,7 +12,23 @@ from cliplab.engine import CliplabError
 from .play import EXECUTORS, SimulationError, make_setup
 
 
+class _Help(argparse.HelpFormatter):
+    """Help that lists each registered game's bots from its declaration, worked out only when help is shown
+    (it imports every game, which a run of one game does not)."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = super()._get_help_string(action)
+        if action.dest != "bots" or text is None:
+            return text
+        from cliplab.engine import games
+        from cliplab.kit import declaration
+
+        listed = [f"{name}: {', '.join(declaration(name).bots)}" for name in games()]
+        return f"{text}. Bots of each game: {'; '.join(listed)}"
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.formatter_class = _Help
     parser.add_argument("game", help="a registered game, e.g. click_crack")
     parser.add_argument(
         "--option",
@@ -26,8 +42,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--bots",
         default="random",
-        help="one bot for every seat or one per seat, comma-separated: random, heuristic, search, default, "
-        "or package.module:factory (default: random)",
+        help="one bot for every seat or one per seat, comma-separated: a bot of the game, default (the "
+        "game's default bot) or package.module:factory (default: random)",
     )
     parser.add_argument("--games", type=int, default=100, help="number of games (default 100)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the run (default 0)")

@@ -14,6 +14,8 @@ import pandas as pd
 import pytest
 
 from cliplab.cli import main
+from cliplab.engine import games
+from cliplab.kit import declaration
 from cliplab.sim import read, simulate
 
 
@@ -46,6 +48,14 @@ def test_simulate_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
 def test_simulate_command_errors(extra: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["simulate", "click_crack", "--games", "2", "--no-progress", *extra]) == 2
     assert message in capsys.readouterr().err
+
+
+def test_help_lists_each_games_declared_bots(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["simulate", "--help"])
+    printed = " ".join(capsys.readouterr().out.split())
+    for game in games():
+        assert f"{game}: {', '.join(declaration(game).bot_names())}" in printed
 
 
 def test_killed_run_resumes(tmp_path: Path) -> None:
