@@ -12,35 +12,49 @@ end screen from the game's Outcome and score breakdown. A game adds only its `Pi
 Writing a picture
 -----------------
 Subclass `Picture` and name the class in the game's declaration (`picture="pkg.module:MyPicture"`). The
-app makes one picture for its lifetime, `MyPicture(app)`, and asks it, each time the screen is drawn:
+app makes one picture for its lifetime, `MyPicture(app)`, and asks it, each time the screen is drawn.
 
-- `scene(view, seat, acting) -> Scene` (required): the board of `seat`. `view` is `game.view(seat)`, a
-  copy holding only what that seat may see, so a picture cannot show more than it should. `acting` is
-  True when the seat's person decides now: mark what may be clicked and make the board clickable.
+What a picture is shown. Every method gets `view`, a copy of the game holding only what may be on the
+screen now (`State.view`): the view of `seat` while that seat's person has the screen (after a
+hand-over, or when they play alone), else the spectator's view, what everyone at the table may see. A
+picture draws and decides from it alone, so it cannot show a secret. `seat` is the seat on screen.
+
+Required:
+
+- `scene(view, seat, acting) -> Scene`: the board of `seat`. `acting` is True when the seat's person
+  decides now: mark what may be clicked and make only those kinds of place clickable.
 - `click(view, seat, intent) -> Action | None`: the action a checked click or drop stands for; the app
   gives it to the engine, whose refusal (IllegalAction) is shown on the board where the person clicked.
-  Return None when the click only changed the picture's own state (a chosen start point, a selected
-  tile); the app then redraws. Raise IllegalAction yourself to refuse a click with a reason.
+  Return None when the click only changed the picture's own state (a chosen start point, the first of
+  two clicks); the app then redraws. Raise IllegalAction yourself to refuse a click with a reason.
 - `controls(view, seat) -> (status, widgets)`: for the person deciding now, the line that says what to
   do (HTML; name the seat first, e.g. "<b>Player 1</b>: ...") and any extra controls (buttons for
   choices the board cannot take, forms for secret decisions). A control acts through `self.app.do(action)`
-  (refusals appear beside the controls) and redraws through `self.app.refresh()`.
+  (refusals appear beside the controls) and redraws through `self.app.refresh()`; `self.app.who(seat)`
+  is a seat's name on screen.
 
-and optionally:
+Optional (each has a plain default):
 
 - `reset()`: forget selections; called when a game starts or is loaded, after every person's action and
   after an undo.
-- `doing(view, seat) -> str`: what a seat that is not a person's to click is doing ("is cutting").
-- `seat_facts(view, seat) -> dict`: extra columns of the players' table, by heading.
+- `doing(view, seat) -> str`: what a seat whose person is not deciding now is doing ("is cutting").
+- `seat_facts(view, seat) -> dict`: extra columns of the players' table, by heading (the score column
+  comes from the declaration's live scores).
 - `side(view, seat) -> str`: HTML shown under the players' table (a seat's cards, say).
-- `entry_words(state, index) -> str | None`: log entry `index` of `state` in words, without the player's
-  name (None leaves it out; chance entries are `seat == CHANCE`). Only entries every seat may see are
-  asked for: the app writes "<who> <secret_words>" for the others.
-- `reveal_words(state, index) -> str`: a secret entry in words when it is revealed.
+- `entry_words(view, index) -> str | None`: log entry `index` of the spectator's view in words, without
+  the player's name (None leaves it out; chance entries have `seat == CHANCE`, face-down ones are
+  `HiddenChance`). Secret decisions are never asked for: the log says "<who> <secret_words>".
+- `reveal_words(game, index) -> str`: a secret decision in words when the reveal shows it.
 - `news(before, after, seat) -> str`: what to tell the person after their action (a card completed).
 - `tag(view, seat) -> dict`: extra values on the hidden page tag that browser tests wait on.
 - `own_boards`: True when each seat has its own board (the app then offers "Show Player N" buttons).
 - `secret_words`: how the log names a decision still secret ("set their tiles in secret").
+
+What the app decides, so a picture need not: whose seat is on screen; when the screen must be passed
+(a person about to decide in secret, `Action.SECRET`, or who may see more than the others); that bots
+with secret decisions decide at once; when secrets are revealed (and the reveal screen); what undo may
+take back; when a save may be offered (not while a decision is secret); the end screen's result, ranks,
+the tie-break that decided (`Outcome.decided_by`) and the breakdown (the declaration's `breakdown`).
 
 Class names on the page are "tb-..." for the app's own parts; a picture prefixes its controls with its
 own short prefix (Click & Crack "cc-", ClipCut Parks "cp-").
@@ -75,6 +89,15 @@ def capital(text: str) -> str:
 
 def number_text(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else f"{value:g}"
+
+
+def decided_words(decided_by: str) -> str:
+    """What set the winners apart (Outcome.decided_by), in words."""
+    if decided_by == "score":
+        return "the highest score"
+    if decided_by == "tied":
+        return "tied on the score and on every tie-break"
+    return f"tied on the score; the tie-break: {decided_by}"
 
 
 def swatch(seat: int) -> str:
@@ -138,12 +161,12 @@ class Picture:
 
 
 def option_widget(option: Option) -> w.Widget:
-    """The setup form's field for one spec option, its help text beside it."""
+    """The setup form's field for one spec option (its help text is its tooltip and the line under it)."""
     words = capital(option.name.replace("_", " "))
     wide = {"description_width": "initial"}
     field: w.Widget
     if option.kind is bool:
-        field = w.Checkbox(value=bool(option.default), description=option.help, indent=False, style=wide)
+        field = w.Checkbox(value=bool(option.default), description=words, indent=False, style=wide)
     elif option.choices:
         field = w.Dropdown(options=list(option.choices), value=option.default, description=words, style=wide)
     elif option.minimum is not None and option.maximum is not None:
@@ -153,8 +176,17 @@ def option_widget(option: Option) -> w.Widget:
     else:
         field = w.IntText(value=option.default, description=words, style=wide)
     field.tooltip = option.help
-    field.add_class(f"tb-option-{option.name}")
     return field
+
+
+def option_row(option: Option, field: w.Widget) -> w.Widget:
+    """A field of the setup form with its help text written out under it."""
+    help_line = w.HTML(
+        f"<small style='line-height:1.2;display:block;margin:0 0 4px 4px'>{html.escape(option.help)}</small>"
+    )
+    row = w.VBox([field, help_line])
+    row.add_class(f"tb-option-{option.name}")
+    return row
 
 
 class TableApp:
@@ -332,7 +364,7 @@ class TableApp:
         fields += self.seat_choices
         if self.spec.variants:
             fields.append(self.variant)
-        fields += list(self.option_widgets.values())
+        fields += [option_row(option, self.option_widgets[option.name]) for option in self.spec.options]
         fields += [self.seed, button("Start game", "tb-start", self.start, "primary")]
         self.panel.children = fields
 
@@ -687,8 +719,7 @@ class TableApp:
             rows.append((self.who(seat), f"{score}, rank {outcome.ranks[seat]}" + (f" ({parts})" if parts else "")))
         names = " and ".join(self.who(seat) for seat in outcome.winners)
         verb = "share the win" if len(outcome.winners) > 1 else "wins"
-        decided = getattr(outcome, "decided_by", "")
-        return f"{names} {verb}" + (f" ({decided})" if decided else ""), rows
+        return f"{names} {verb} ({decided_words(outcome.decided_by)})", rows
 
     def _show_end(self) -> None:
         outcome = self.game.outcome()

@@ -4,6 +4,7 @@ the person to decide, and every spec option and variant reachable from the setup
 
 from __future__ import annotations
 
+import html
 import random
 import xml.etree.ElementTree as ET
 from collections import Counter
@@ -203,11 +204,14 @@ def _started(app: TableApp) -> State:
 def test_every_option_variant_and_player_count_is_reachable_from_the_setup_form(game: str) -> None:
     rules = spec(game)
     app = TableApp(game, seed=SEED)
-    shown = {cls for field in app.panel.children for cls in field._dom_classes}
+    rows = {cls: row for row in app.panel.children for cls in row._dom_classes}
     for option in rules.options:
-        assert f"tb-option-{option.name}" in shown, f"{game}: the form has no field for {option.name}"
+        row = rows.get(f"tb-option-{option.name}")
+        assert row is not None, f"{game}: the form has no field for {option.name}"
         field = app.option_widgets[option.name]
-        assert option.help in (field.tooltip, getattr(field, "description", "")), f"{option.name} has no help"
+        assert field in row.children and field.tooltip == option.help
+        words = " ".join(child.value for child in row.children if isinstance(child, w.HTML))
+        assert html.escape(option.help) in words, f"{game}: the help of {option.name} is not on the form"
     kinds = [value for _, value in app.seat_choices[0].options]
     assert kinds == [PERSON, *declaration(game).bot_names()]
 

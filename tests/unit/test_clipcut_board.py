@@ -39,7 +39,7 @@ from cliplab.games.clipcut_parks.rules import (
 from cliplab.grid import Transform, orient
 from cliplab.ui import Intent, Scene, render
 from cliplab.ui.table import PERSON, HotSeatTable
-from cliplab.ui.table_app import TableApp
+from cliplab.ui.table_app import TableApp, decided_words
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -571,6 +571,7 @@ def test_bots_play_from_their_own_views_at_a_hot_seat_table() -> None:
     outcome = game.outcome()
     assert outcome is not None
     assert all(f"Player {s}" in headline for s in outcome.winners)
+    assert decided_words(outcome.decided_by) in headline and outcome.decided_by
     assert [name for name, _ in rows] == ["Player 0", "Player 1", "Player 2"]
     assert "tb-result" in app.status.value
 
@@ -615,6 +616,37 @@ def test_placements_from_the_widget_match_the_engines_orientation() -> None:
         mapping = dict(game.mapping_of(0, Place(section, "park", 1, 0, 0, turns)))
         shape = orient([(r - r0, c - c0) for r, c in squares], Transform(turns))
         assert {mapping[(r, c)] for r, c in squares} == set(shape.values())
+
+
+@pytest.mark.parametrize(
+    ("completed", "crumpled", "largest", "decided"),
+    [
+        ([3, 2], [0, 0], [4, 4], "score"),
+        ([3, 3], [2, 1], [4, 4], "fewer crumpled sections"),
+        ([3, 3], [1, 1], [2, 5], "the larger single section on a card"),
+        ([3, 3], [1, 1], [4, 4], "tied"),
+    ],
+)
+def test_the_end_screen_says_which_tie_break_decided(
+    completed: list[int], crumpled: list[int], largest: list[int], decided: str
+) -> None:
+    from cliplab.engine import Outcome
+
+    outcome = Outcome.ranked(
+        completed,
+        "the pile ran out",
+        tiebreaks=[[-n for n in crumpled], largest],
+        tiebreak_names=("fewer crumpled sections", "the larger single section on a card"),
+    )
+    assert outcome.decided_by == decided
+    app = TableApp("clipcut_parks", players=2)
+    app.use(HotSeatTable([PERSON, PERSON], fresh(players=2)))
+    app.game.outcome = lambda: outcome  # type: ignore[method-assign]  # the end as the rules would give it
+    headline, _ = app.end_summary()
+    assert headline.endswith(f"({decided_words(decided)})")
+    assert ("share the win" in headline) == (decided == "tied")
+    if decided not in ("score", "tied"):
+        assert f"the tie-break: {decided}" in headline
 
 
 def test_a_loaded_game_of_a_finished_table_shows_its_end() -> None:

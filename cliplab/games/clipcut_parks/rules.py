@@ -816,6 +816,7 @@ class ClipCutParks(State):
             self.ended,
             detail,
             tiebreaks=[[-len(self.crumpled[s]) for s in n], [self.largest_section(s) for s in n]],
+            tiebreak_names=("fewer crumpled sections", "the larger single section on a card"),
         )
 
     def __str__(self) -> str:
