@@ -56,6 +56,7 @@ class Declaration:
       the view it is shown (no clocks), so runs repeat.
     - `default_bot`: the strongest cheap bot, what "default" means and what a new seat gets.
     - `picture`: the board picture class of the table app (draws a seat's board, turns clicks into actions).
+    - `drawing`: state -> Scene, the board as a still picture (`svg(state)`: the gallery, exports).
     - `breakdown`: state -> each seat's score in lines `[(words, points), ...]`, during play (the live
       score panel) and at the end (the end screen, the lab's per-line metrics).
     - `live_scores`: state -> each seat's score during play, as the game would score it now (the lab
@@ -72,6 +73,7 @@ class Declaration:
     bots: Mapping[str, str]
     default_bot: str
     picture: str | None = None
+    drawing: str | None = None
     breakdown: str | None = None
     live_scores: str | None = None
     metrics: str | None = None
@@ -123,6 +125,15 @@ class Declaration:
         if self.picture is None:
             raise OptionError(f"{self.name} has no picture for the table app")
         return resolve(self.picture)
+
+    def svg(self, state: State) -> str:
+        """The board of `state` drawn as SVG text ("" for a game without a drawing)."""
+        if self.drawing is None:
+            return ""
+        from cliplab.ui.svg import render
+
+        text: str = render(resolve(self.drawing)(state))
+        return text
 
     def position_builder(self) -> Callable[..., State]:
         """The public position builder (see `position`)."""

@@ -10,6 +10,7 @@ import statistics
 from pathlib import Path
 
 from cliplab.engine import CHANCE, State, games, new_game, spec
+from cliplab.kit import declaration
 
 
 def _sample_position(name: str, seed: int = 3) -> State:
@@ -57,7 +58,7 @@ def _notebook_heading(book: Path) -> tuple[str, str]:
 
 def _game_card(name: str) -> str:
     game = spec(name)
-    picture = getattr(_sample_position(name), "_repr_svg_", lambda: "")()
+    picture = declaration(name).svg(_sample_position(name))
     length = _decisions_per_player(name)
     return (
         f"<a class='cl-game' href='{name}.ipynb' data-game='{name}' style='{_CARD_STYLE}'>"

@@ -24,8 +24,17 @@ def test_the_registered_name_finds_a_complete_declaration(game: str) -> None:
     assert kit.bot_name("default") == kit.default_bot
     for bot in kit.bot_names():
         assert callable(kit.bot_factory(bot)), f"{game}: bot {bot!r} is not a factory"
-    for part in (kit.breakdown, kit.live_scores, kit.metrics):
-        assert part is not None, f"{game} declares no breakdown, live scores or metrics"
+    for part in (kit.breakdown, kit.live_scores, kit.metrics, kit.drawing):
+        assert part is not None, f"{game} declares no breakdown, live scores, metrics or drawing"
+
+
+@pytest.mark.parametrize("game", games())
+def test_the_still_drawing_renders_in_every_kind_of_decision_and_at_the_end(game: str) -> None:
+    kit = declaration(game)
+    assert kit.drawing is not None, f"{game} declares no drawing"
+    for state in [sample for sample, _ in decision_samples(game)] + finished_games(game):
+        picture = kit.svg(state)
+        assert picture.startswith("<svg") and picture.rstrip().endswith("</svg>"), picture[:200]
 
 
 def _check_breakdown(kit: Declaration, state: State) -> None:

@@ -13,6 +13,7 @@ GAME = Declaration(
     },
     default_bot="heuristic",
     picture="cliplab.games.click_crack.picture:ClickCrackPicture",
+    drawing="cliplab.games.click_crack.board:describe",
     breakdown="cliplab.games.click_crack.score:breakdown",
     live_scores="cliplab.games.click_crack.score:live_scores",
     metrics="cliplab.games.click_crack.score:metrics",

@@ -12,6 +12,7 @@ GAME = Declaration(
     },
     default_bot="heuristic",
     picture="cliplab.games.clipcut_parks.picture:ClipCutPicture",
+    drawing="cliplab.games.clipcut_parks.board:describe",
     breakdown="cliplab.games.clipcut_parks.score:breakdown",
     live_scores="cliplab.games.clipcut_parks.score:live_scores",
     metrics="cliplab.games.clipcut_parks.score:metrics",
