@@ -27,6 +27,7 @@ from cliplab.engine import (
     Action,
     ActionCodec,
     ChanceNode,
+    GameConfig,
     GameSpec,
     IllegalAction,
     Option,
@@ -752,7 +753,8 @@ class ClipCutParks(State):
         # A face-down card shows only that it is there, and which deal (if any) put it there.
         dealt_at = self.dealt_at
         self.pile = [[(FACE_DOWN, dealt_at.pop(ref, -1)) for ref in pile] for pile in self.pile]
-        self._start_piles(self.pile)
+        if self.config.start:
+            self.config = _face_down_start(self.config, tuple(map(tuple, self.pile)))
 
     def _sample_hidden(self, rng: random.Random) -> None:
         # Face-down cards are any park cards not seen anywhere (the unused ones are out of sight too).
@@ -768,17 +770,8 @@ class ClipCutParks(State):
                 if index >= 0:
                     self.dealt_at[ref] = index
                     self.log[index] = (CHANCE, Deal(ref[0], ref[1], seat))
-        self._start_piles(self.pile)
-
-    def _start_piles(self, piles: Sequence[Sequence[CardRef]]) -> None:
-        """Make a start position's piles end in `piles`: a view's must hide them as the piles are hidden."""
-        fields = self.config.start_fields()
-        if fields is None or "seats" not in fields:
-            return
-        for record, pile in zip(fields["seats"], piles, strict=True):
-            begun = record.get("pile", [])
-            record["pile"] = begun[: len(begun) - len(pile)] + [list(ref) for ref in pile]
-        self.config = self.config.starting_at(fields)
+        if self.config.start:
+            self.config = _start_with_piles(self.config, self.pile)
 
     # ----- the end ----------------------------------------------------------------------------------------
 
@@ -1324,6 +1317,22 @@ def _lay(
         if space not in free:
             raise PositionError(where, f"space {space} of {card_name(ref)} is not a free space of the card")
         spaces[space] = (place.section, square)
+
+
+def _start_with_piles(config: GameConfig, piles: Sequence[Sequence[CardRef]]) -> GameConfig:
+    """The configuration with its start position's piles ending in `piles` (the cards drawn from them since
+    the start stay as they are): a view's start must hide the face-down cards as its piles do."""
+    fields = config.start_fields()
+    if fields is None or "seats" not in fields:
+        return config
+    for record, pile in zip(fields["seats"], piles, strict=True):
+        begun = record.get("pile", [])
+        record["pile"] = begun[: len(begun) - len(pile)] + [list(ref) for ref in pile]
+    return config.starting_at(fields)
+
+
+# Views of one game share their face-down start: worked out once, not on every bot decision.
+_face_down_start = lru_cache(maxsize=64)(_start_with_piles)
 
 
 def _max_length(players: int, options: Mapping[str, OptionValue]) -> int:
