@@ -34,7 +34,7 @@ PACKAGE = REPO_ROOT / "cliplab"
 DASHBOARD = "voila/render/click_crack.ipynb"
 KERNEL_TIMEOUT_MS = 120_000  # the machine may be busy: kernels start slowly
 ANSWER_TIMEOUT_MS = 30_000
-SEATS = ["person", "random bot", "random bot"]
+SEATS = ["person", "random", "random"]  # seat kinds as saved; the seat menus say "random bot"
 browser = pytest.mark.browser  # on every test that starts a server or drives Chromium; the static checks need neither
 
 
@@ -100,8 +100,8 @@ READ_GAME = """() => {
     cracks: [...floe.querySelectorAll("line.cl-edge-crack")].map(
       (l) => ["x1", "y1", "x2", "y2"].map((a) => l.getAttribute(a)).join(",")),
     marks: [...floe.querySelectorAll(".cl-mark")].map((m) => m.outerHTML),
-    status: text(".cc-status"),
-    log: text(".cc-log"),
+    status: text(".tb-status"),
+    log: text(".tb-log"),
   };
 }"""
 
@@ -111,14 +111,14 @@ def _open_dashboard(page: Page, js_errors: Any, server: RunningServer) -> None:
     page.route(re.compile(r"^https?://(?!127\.0\.0\.1[:/])"), lambda route: route.abort())
     # Voila runs the notebook before it sends the page: only wait for the response to start.
     page.goto(server.url + DASHBOARD, wait_until="commit", timeout=KERNEL_TIMEOUT_MS)
-    js_errors.wait_for(page.locator(".cc-start"), timeout=KERNEL_TIMEOUT_MS)
+    js_errors.wait_for(page.locator(".tb-start"), timeout=KERNEL_TIMEOUT_MS)
 
 
 def _start_game(page: Page, js_errors: Any) -> None:
     """Person in seat 0, random bots in seats 1 and 2: seat 0 places first (clickable marks appear)."""
     for seat, kind in enumerate(SEATS):
-        page.locator(f".cc-seat-{seat} select").select_option(kind)
-    page.locator(".cc-start").click()
+        page.locator(f".tb-seat-{seat} select").select_option(label=kind if kind == "person" else f"{kind} bot")
+    page.locator(".tb-start").click()
     js_errors.wait_until(lambda: page.locator("circle.cl-mark").count() == 36, "the 36 placement points are marked")
 
 
@@ -128,7 +128,7 @@ def _game(page: Page) -> dict[str, Any]:
 
 
 def _log_entries(page: Page) -> int:
-    match = re.search(r"Log \((\d+) entries\)", page.locator(".cc-log summary").inner_text())
+    match = re.search(r"Log \((\d+) entries\)", page.locator(".tb-log summary").inner_text())
     assert match, "the dashboard shows its log"
     return int(match.group(1))
 
@@ -302,7 +302,7 @@ def test_malformed_widget_messages_are_refused_without_harm(served: RunningServe
 
     # Still answering: a real click places seat 0's penguin, then a bot steps.
     _place_by_clicking(page, js_errors, 4, 1)
-    page.locator(".cc-next").click()
+    page.locator(".tb-bot-step").click()
     js_errors.wait_until(lambda: _log_entries(page) == 2, "the bot has placed a penguin", timeout=ANSWER_TIMEOUT_MS)
 
 
@@ -377,7 +377,7 @@ TAMPERED = [
 def _upload(page: Page, data: bytes) -> None:
     """Choose a file in the dashboard's Load button (ipywidgets opens a file chooser on click)."""
     with page.expect_file_chooser(timeout=ANSWER_TIMEOUT_MS) as chooser:
-        page.locator(".cc-load").click()
+        page.locator(".tb-load").click()
     chooser.value.set_files({"name": "click_crack.json", "mimeType": "application/json", "buffer": data})
 
 
@@ -388,7 +388,7 @@ def _refused_with(message: str, reason: str | re.Pattern[str]) -> bool:
 
 
 def _message(page: Page) -> str:
-    return page.locator(".cc-message").inner_text().strip()
+    return page.locator(".tb-message").inner_text().strip()
 
 
 @browser
@@ -407,16 +407,16 @@ def test_tampered_save_files_are_refused_and_the_game_stays(served: RunningServe
         assert _game(page) == before, f"loading {what} changed the current game"
 
     # The current game still plays, and a genuine save still loads (so the refusals above are real).
-    page.locator(".cc-next").click()
+    page.locator(".tb-bot-step").click()
     js_errors.wait_until(lambda: _log_entries(page) == 2, "the bot has placed a penguin", timeout=ANSWER_TIMEOUT_MS)
     _upload(page, json.dumps(_save_record()).encode())
     # Six placements, then the two bots set their tiles in secret; the person is asked next.
     js_errors.wait_until(
-        lambda: _message(page) == "Loaded." and _log_entries(page) == 8 and page.locator(".cc-ready").is_visible(),
+        lambda: _message(page) == "Loaded." and _log_entries(page) == 8 and page.locator(".tb-ready").is_visible(),
         "the genuine save loads",
         timeout=ANSWER_TIMEOUT_MS,
     )
-    assert "Player 2: place at 5,0" in page.locator(".cc-log").inner_text()
+    assert "Player 2: place at 5,0" in page.locator(".tb-log").inner_text()
 
 
 @browser
@@ -609,7 +609,8 @@ def test_no_browser_data_reaches_code_files_or_processes() -> None:
     assert not stale, f"ALLOWED lists calls that are gone; remove them: {stale}"
     # The dashboards never load the batch-simulation package whose file writes are listed above.
     probe = (
-        "import sys, cliplab.games.click_crack.app, cliplab.games.clipcut_parks.app, cliplab.ui.gallery;"
+        "import sys, cliplab.ui.table_app, cliplab.games.click_crack.picture, cliplab.games.clipcut_parks.picture,"
+        " cliplab.ui.gallery;"
         " print('cliplab.sim' in sys.modules)"
     )
     loaded = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True)

@@ -52,7 +52,7 @@ def test_gallery_links_to_a_dashboard_with_a_board(served: RunningServer, page: 
     assert "2-4 players" in card.inner_text()
     assert card.locator("svg.cl-scene").count() == 1  # a picture of the board
     card.click()
-    js_errors.wait_for(page.locator(".cc-start"), timeout=60_000)
+    js_errors.wait_for(page.locator(".tb-start"), timeout=60_000)
     cells = page.locator("div.cl-grid g[data-kind='cell'][data-r]")
     js_errors.wait_until(lambda: cells.count() == 25, "the floe's 25 tiles are drawn")
     # Sources are stripped: the page shows no code.
