@@ -95,7 +95,7 @@ def test_the_readme_serve_command_serves_the_gallery_and_stops_cleanly(tmp_path:
         page.go_back()
         gallery = js_errors.wait_for(page.locator(".cl-gallery"), timeout=120_000)
         gallery.locator("a[data-game='click_crack']").click()
-        js_errors.wait_for(page.locator(".cc-start"), timeout=120_000)
+        js_errors.wait_for(page.locator(".tb-start"), timeout=120_000)
         cells = page.locator("div.cl-grid g[data-kind='cell'][data-r]")
         js_errors.wait_until(lambda: cells.count() == 25, "the floe's 25 tiles are drawn", timeout=60_000)
 
