@@ -17,7 +17,7 @@ from contract_samples import decision_kind, decision_samples
 from cliplab.engine import Option, OptionValue, State, games, spec
 from cliplab.kit import RANDOM, declaration
 from cliplab.ui import Intent, Scene, render
-from cliplab.ui.table import PERSON, HotSeatTable
+from cliplab.ui.table import PERSON, HotSeatTable, secret_entries
 from cliplab.ui.table_app import TableApp
 
 SEED = 5
@@ -236,3 +236,54 @@ def test_every_option_variant_and_player_count_is_reachable_from_the_setup_form(
             assert started.option(name) == value, f"{game}: variant {variant} did not set {name}"
         app.show_setup()
         app.variant.value = ""
+
+
+def screen_text(app: TableApp) -> str:
+    """Everything the app shows, as text: the board's SVG and every text, label and choice beside it."""
+    parts = [app.grid.widget.svg, str(app.grid.widget.notice)]
+
+    def visit(widget: w.Widget) -> None:
+        for name in ("value", "description", "tooltip"):
+            value = getattr(widget, name, None)
+            if isinstance(value, str):
+                parts.append(value)
+        parts.extend(str(option) for option in getattr(widget, "options", ()))
+        for child in getattr(widget, "children", ()):
+            visit(child)
+
+    visit(app.widget)
+    return "\n".join(parts)
+
+
+@pytest.mark.parametrize("game", games())
+def test_secret_decisions_stay_off_the_screen_until_they_are_revealed(game: str) -> None:
+    rules = spec(game)
+    app = TableApp(game, players=max(2, rules.min_players), seed=SEED)
+    all_seats(app, PERSON)
+    app.start()
+    rng = random.Random(SEED)
+    secret_made = handovers = 0
+    for _ in range(MOST_STEPS):
+        state = app.game
+        if state.is_over():
+            break
+        if app.showing_reveal:
+            app.carry_on()
+            continue
+        secret = secret_entries(state)
+        if (seat := app.handover_to()) is not None:
+            shown = screen_text(app)
+            for index in secret:
+                action = state.log[index][1]
+                assert str(action) not in shown, f"{game}: the secret {action} is on the hand-over screen"
+                assert app.picture.reveal_words(state, index) not in shown
+            handovers += 1
+            app.ready(seat)
+            continue
+        seat = app.acting_seat()
+        assert seat is not None
+        action = rng.choice(state.legal_actions(seat))
+        secret_made += action.SECRET
+        app.do(action)
+    assert app.game.is_over()
+    assert handovers >= bool(secret_made), f"{game}: secret decisions were made without a hand-over screen"
