@@ -6,13 +6,15 @@
 - No view holds the seed, so no one can read a roll before it is rolled; a sample of a view rolls its own dice
   and deals its face-down cards from the cards nobody has seen.
 - At a hot-seat table undo never reaches back across a die roll, so nobody gets another roll by undoing.
+- Saves made before views hid anything still load: chance is drawn as it always was.
 """
 
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
-from cliplab.engine import CHANCE, HiddenChance
+from cliplab.engine import CHANCE, HiddenChance, load, to_json
 from cliplab.games.clipcut_parks.rules import FACE_DOWN, ClipCutParks, Deal, Roll
 from cliplab.ui.table import HotSeatTable
 
@@ -113,3 +115,11 @@ def test_undo_at_a_hot_seat_table_cannot_reach_back_across_a_die_roll() -> None:
     table.undo()  # a decision after the roll may be taken back ...
     assert len(game.log) == roll_at + 1 and game.log[roll_at] == roll
     assert not table.can_undo()  # ... but nothing before it, so no one gets another roll
+
+
+def test_a_save_made_before_views_hid_anything_still_loads_exactly() -> None:
+    path = Path(__file__).parent / "saves" / "clipcut_parks_before_hidden_information.json"
+    game = load(path)  # written by cliplab at commit 1b16fc2; every chance entry is checked against the seed
+    assert isinstance(game, ClipCutParks) and len(game.log) == 124
+    assert to_json(game) == path.read_text(encoding="utf-8")
+    assert all(kind == FACE_DOWN for pile in game.view(0).pile for kind, _ in pile)
