@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from cliplab.engine import OptionError, State, spec
@@ -66,7 +66,6 @@ class Declaration:
     - `timeouts`: the `Outcome.termination` texts that mean a limit stopped the game rather than a win.
     - `position`: the public position builder, `build(players=..., seed=..., <named fields>) -> State`.
     - `teach`: the teaching notebook's name under notebooks/teach/, or None.
-    - `extra`: other parts a shared piece may ask for by name (e.g. the table app's extra controls).
     """
 
     name: str
@@ -80,7 +79,6 @@ class Declaration:
     timeouts: frozenset[str] = frozenset()
     position: str | None = None
     teach: str | None = None
-    extra: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if RANDOM not in self.bots:
