@@ -58,7 +58,7 @@ class Declaration:
     - `picture`: the board picture class of the table app (draws a seat's board, turns clicks into actions).
     - `drawing`: state -> Scene, the board as a still picture (`svg(state)`: the gallery, exports).
     - `breakdown`: state -> each seat's score in lines `[(words, points), ...]`, during play (the live
-      score panel) and at the end (the end screen, the lab's per-line metrics).
+      score panel) and at the end (the end screen).
     - `live_scores`: state -> each seat's score during play, as the game would score it now (the lab
       records it after every decision for lead changes and drama).
     - `metrics`: finished state -> {metric name: number}, the game's own design metrics for the lab. A
