@@ -12,8 +12,8 @@ import math
 import pytest
 from contract_samples import decision_samples, finished_games
 
-from cliplab.engine import State, games, spec
-from cliplab.kit import RANDOM, Declaration, declaration
+from cliplab.engine import OptionError, State, games, spec
+from cliplab.kit import RANDOM, Declaration, declaration, resolve
 
 
 @pytest.mark.parametrize("game", games())
@@ -83,3 +83,17 @@ def test_design_metrics_of_finished_games_are_numbers(game: str) -> None:
             assert isinstance(value, int | float) and math.isfinite(value), f"{game}: {name} = {value!r}"
         if "rounds" in found:
             assert found["rounds"] >= 1
+
+
+def test_the_kit_refuses_incomplete_declarations_and_unknown_names() -> None:
+    with pytest.raises(ValueError, match="declares a 'random' bot"):
+        Declaration(name="nothing", bots={"heuristic": "a.b:C"}, default_bot="heuristic")
+    with pytest.raises(ValueError, match="default bot 'search' is not one of its bots"):
+        Declaration(name="nothing", bots={"random": "cliplab.bots:RandomBot"}, default_bot="search")
+    kit = declaration(games()[0])
+    with pytest.raises(OptionError, match=f"{kit.name} has no bot 'nobody' \\(its bots: {', '.join(kit.bots)}"):
+        kit.make_bot("nobody", 1)
+    with pytest.raises(OptionError, match="there is no game 'no_such_game' \\(games: " + ", ".join(games())):
+        declaration("no_such_game")
+    with pytest.raises(OptionError, match="is not a reference of the form"):
+        resolve("cliplab.bots.RandomBot")
