@@ -17,6 +17,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, fields, replace
+from functools import lru_cache
 from typing import Any, ClassVar
 
 from .actions import Action, ActionCodec, Hidden, HiddenChance
@@ -82,6 +83,12 @@ def _canonical(value: Any) -> Any:
     if isinstance(value, GameConfig):
         return [_canonical(getattr(value, field.name)) for field in fields(value)]
     return value
+
+
+@lru_cache(maxsize=256)
+def _seedless(config: GameConfig) -> GameConfig:
+    """A view's configuration: the game's, without the seed (made once per game, not on every view)."""
+    return replace(config, seed=None)
 
 
 class State(ABC):
@@ -421,7 +428,7 @@ class State(ABC):
         copy = self._snapshot()
         copy.is_view = True
         copy.viewer = seat
-        copy.config = replace(self.config, seed=None)
+        copy.config = _seedless(self.config)
         hidden = list(self._hidden_entries(seat))
         if hidden:
             log = copy.log
