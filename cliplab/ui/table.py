@@ -52,7 +52,8 @@ class HotSeatTable:
         self.bots: dict[int, Bot] = {
             seat: kit.make_bot(kind, seed * 101 + seat) for seat, kind in enumerate(seats) if kind != PERSON
         }
-        # Log length when secrets were last revealed (or the table was set up): undo stops there.
+        # Log length when secrets were last revealed (or the table was set up): the reveal screen shows
+        # what came out since; undo is bounded by the engine (State.undo_limit), not by this.
         self.reveal_at = len(game.log)
         self.revealed: list[int] = []  # log indices of the entries the last reveal showed everyone
         self._answers_at = -1
