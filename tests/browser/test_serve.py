@@ -32,6 +32,11 @@ def _serve(tmp_path: Path, *args: str) -> subprocess.Popen[bytes]:
     )
 
 
+def _wait_listening(tmp_path: Path, process: subprocess.Popen[bytes], port: int) -> None:
+    """Wait until a server started by _serve listens (its log is shown if it never does)."""
+    _wait_for_port(RunningServer("cliplab-serve", "", port, REPO_ROOT, tmp_path / "serve.log", process, tmp_path))
+
+
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[RunningServer]:
     port = _free_port()
@@ -62,9 +67,8 @@ def test_gallery_links_to_a_dashboard_with_a_board(served: RunningServer, page: 
 def test_ctrl_c_stops_the_server_and_its_kernels(tmp_path: Path) -> None:
     port = _free_port()
     process = _serve(tmp_path, f"--port={port}")
-    server = RunningServer("cliplab-serve", "", port, REPO_ROOT, tmp_path / "serve.log", process, tmp_path)
     try:
-        _wait_for_port(server)
+        _wait_listening(tmp_path, process, port)
         (voila,) = _children(process.pid)
         deadline = time.monotonic() + 60
         while not (kernels := _children(voila)) and time.monotonic() < deadline:
@@ -120,9 +124,8 @@ def test_a_taken_port_gives_a_clear_error(tmp_path: Path) -> None:
 def test_with_a_token_requests_without_it_are_turned_away(tmp_path: Path) -> None:
     port = _free_port()
     process = _serve(tmp_path, f"--port={port}", "--token=classroom-secret")
-    server = RunningServer("cliplab-serve", "", port, REPO_ROOT, tmp_path / "serve.log", process, tmp_path)
     try:
-        _wait_for_port(server)
+        _wait_listening(tmp_path, process, port)
         base = f"http://127.0.0.1:{port}/voila/render/index.ipynb"
         # Without the token the server sends the request to its login page instead of the gallery.
         opener = urllib.request.build_opener(_NoRedirect)
@@ -161,9 +164,8 @@ def _kernels_settle(voila: int, timeout: float = 120) -> int:
 def test_pages_fetched_and_left_give_their_kernels_back(tmp_path: Path) -> None:
     port = _free_port()
     process = _serve(tmp_path, f"--port={port}", "--cull-after=4")
-    server = RunningServer("cliplab-serve", "", port, REPO_ROOT, tmp_path / "serve.log", process, tmp_path)
     try:
-        _wait_for_port(server)
+        _wait_listening(tmp_path, process, port)
         (voila,) = _children(process.pid)
         pool = _kernels_settle(voila)
         assert pool == len(list((REPO_ROOT / "notebooks" / "dashboards").glob("*.ipynb"))), "one warm kernel a page"
@@ -186,9 +188,8 @@ def test_sharing_beyond_this_machine_needs_a_token(tmp_path: Path) -> None:
 def test_a_restart_on_the_same_port_works_at_once(tmp_path: Path) -> None:
     port = _free_port()
     first = _serve(tmp_path, f"--port={port}")
-    server = RunningServer("cliplab-serve", "", port, REPO_ROOT, tmp_path / "serve.log", first, tmp_path)
     try:
-        _wait_for_port(server)
+        _wait_listening(tmp_path, first, port)
         # A browser's connection still open when the server stops, read to its end and closed after the
         # server's side, leaves the port in TIME-WAIT for a minute.
         with socket.create_connection(("127.0.0.1", port), timeout=30) as client:
@@ -201,9 +202,8 @@ def test_a_restart_on_the_same_port_works_at_once(tmp_path: Path) -> None:
         lingering = subprocess.run(["ss", "-tan", f"sport = :{port}"], capture_output=True, text=True).stdout
         assert "TIME-WAIT" in lingering, "the test must leave the port as a stopped server does"
         again = _serve(tmp_path, f"--port={port}")
-        restarted = RunningServer("cliplab-serve", "", port, REPO_ROOT, tmp_path / "serve.log", again, tmp_path)
         try:
-            _wait_for_port(restarted)
+            _wait_listening(tmp_path, again, port)
         finally:
             _stop(again)
     finally:
