@@ -1,7 +1,8 @@
 """The game protocol shared by every cliplab game."""
 
 from .actions import Action, ActionCodec, Hidden, HiddenChance
-from .errors import CliplabError, IllegalAction, OptionError, PositionError, SaveError
+from .content import read_toml
+from .errors import CliplabError, ContentError, IllegalAction, OptionError, PositionError, SaveError
 from .game import GameConfig, GameSpec, Option, OptionValue, round_limit
 from .outcome import Outcome
 from .registry import games, new_game, register, spec, variants
@@ -14,6 +15,7 @@ __all__ = [
     "ActionCodec",
     "ChanceNode",
     "CliplabError",
+    "ContentError",
     "GameConfig",
     "GameSpec",
     "Hidden",
@@ -31,6 +33,7 @@ __all__ = [
     "games",
     "load",
     "new_game",
+    "read_toml",
     "register",
     "replay",
     "round_limit",

@@ -44,6 +44,11 @@ class HiddenChance(Hidden):
     TEMPLATE: ClassVar[str] = "(a hidden chance event)"
 
 
+# Bounds checked before any parsing, so no action text costs more than a glance: the longest real action is
+# well under a hundred characters, and no board or count needs more than six digits.
+MAX_ACTION_TEXT = 400
+MAX_NUMBER_DIGITS = 6
+
 _FIELD_SPLIT = re.compile(r"(\{\w+\})")
 _VALUE_PATTERNS = {int: r"-?\d+", str: r"[A-Za-z_]+"}
 
@@ -61,6 +66,7 @@ class ActionCodec:
     """
 
     def __init__(self, *classes: type[Action]) -> None:
+        self.classes = classes
         self._parsers: list[tuple[re.Pattern[str], type[Action], dict[str, type]]] = []
         for cls in classes:
             hints = get_type_hints(cls)
@@ -82,6 +88,9 @@ class ActionCodec:
         """The action that `text` spells, or IllegalAction(rule="action text") saying what was expected."""
         if not isinstance(text, str):
             raise IllegalAction("action text", text, f"expected text, got {type(text).__name__}")
+        if len(text) > MAX_ACTION_TEXT:
+            too_long = f"an action is at most {MAX_ACTION_TEXT} characters, this has {len(text)}"
+            raise IllegalAction("action text", text, too_long)
         cleaned = _normal_spacing(text)
         for pattern, cls, types in self._parsers:
             m = pattern.fullmatch(cleaned)
@@ -90,6 +99,10 @@ class ActionCodec:
             values: dict[str, Any] = {}
             for name, kind in types.items():
                 if kind is int:
+                    digits = m[name].lstrip("-")
+                    if len(digits) > MAX_NUMBER_DIGITS:
+                        too_many = f"{name} has {len(digits)} digits; at most {MAX_NUMBER_DIGITS} are read"
+                        raise IllegalAction("action text", text, too_many)
                     values[name] = int(m[name])
                     continue
                 allowed = cls.CHOICES[name]

@@ -22,7 +22,12 @@ class IllegalAction(CliplabError):
         self.reason = reason
         self.player = player
         who = f"player {player}: " if player is not None else ""
-        super().__init__(f"{who}{rule}: {str(action)!r} is not allowed: {reason}")
+        super().__init__(f"{who}{rule}: {shortened(str(action))!r} is not allowed: {reason}")
+
+
+def shortened(text: str, limit: int = 80) -> str:
+    """`text` cut to `limit` characters with an ellipsis, so an error never echoes a huge input whole."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 class OptionError(CliplabError, ValueError):
@@ -36,6 +41,26 @@ class SaveError(CliplabError):
         self.where = where
         self.problem = problem
         super().__init__(f"{where}: {problem}")
+
+
+class ContentError(CliplabError):
+    """A content file (cards, sheets, decks) that cannot be used.
+
+    `file` is the file as given, `entry` names the entry (a card such as "card 12 (Name)", or "" for a
+    problem with the whole file) and `problem` says what is wrong in a designer's words.
+    """
+
+    def __init__(self, file: str, entry: str, problem: str) -> None:
+        self.file = file
+        self.entry = entry
+        self.problem = problem
+        where = f"{file}: {entry}" if entry else file
+        super().__init__(f"{where}: {problem}")
+
+    @property
+    def card(self) -> str:
+        """The entry under the name card games use for it."""
+        return self.entry
 
 
 class PositionError(CliplabError, ValueError):

@@ -18,6 +18,11 @@ from .state import State, replay
 
 FORMAT = "cliplab-save"
 VERSION = 1
+# Bounds checked before the work they limit. A long game logs a few thousand actions in well under a
+# megabyte; seeds and counts fit in 20 digits.
+MAX_SAVE_CHARS = 2_000_000
+MAX_LOG_ENTRIES = 20_000
+MAX_NUMBER_DIGITS = 20
 
 
 def to_json(state: State) -> str:
@@ -52,14 +57,24 @@ def _field(record: dict[str, Any], key: str, kind: type | tuple[type, ...]) -> A
     return value
 
 
+def _bounded_int(digits: str) -> int:
+    if len(digits.lstrip("-")) > MAX_NUMBER_DIGITS:
+        raise SaveError("file", f"a number of {len(digits)} digits; at most {MAX_NUMBER_DIGITS} are read")
+    return int(digits)
+
+
 def from_json(text: str) -> State:
     """The game a save describes, replayed from its log; SaveError says what is wrong and where."""
     from .registry import spec
 
+    if len(text) > MAX_SAVE_CHARS:
+        raise SaveError("file", f"longer than {MAX_SAVE_CHARS:,} characters, more than any save cliplab writes")
     try:
-        record = json.loads(text)
+        record = json.loads(text, parse_int=_bounded_int)
     except json.JSONDecodeError as err:
         raise SaveError(f"line {err.lineno}, column {err.colno}", f"not valid JSON ({err.msg})") from None
+    except RecursionError:
+        raise SaveError("file", "lists or objects nested too deeply for a save") from None
     if not isinstance(record, dict):
         raise SaveError("top level", "a save is a JSON object")
     if record.get("format") != FORMAT:
@@ -83,6 +98,8 @@ def from_json(text: str) -> State:
     except CliplabError as err:
         raise SaveError("configuration", str(err)) from None
     entries = _field(record, "log", list)
+    if len(entries) > MAX_LOG_ENTRIES:
+        raise SaveError("log", f"{len(entries):,} entries; a save holds at most {MAX_LOG_ENTRIES:,}")
     for index, entry in enumerate(entries):
         if not isinstance(entry, list) or len(entry) != 2 or type(entry[0]) is not int or not isinstance(entry[1], str):
             raise SaveError(f"log[{index}]", f"expected [seat, action text], found {entry!r}")
@@ -96,7 +113,8 @@ def from_json(text: str) -> State:
 
 def load(path: str | Path) -> State:
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        with open(path, encoding="utf-8") as stream:
+            text = stream.read(MAX_SAVE_CHARS + 1)  # one more than allowed, so from_json sees it is too long
     except (OSError, UnicodeDecodeError) as err:
         raise SaveError(str(path), f"cannot be read ({err})") from None
     try:

@@ -12,7 +12,6 @@ Coordinates are ``(row, col)`` cells, rows growing downward, both counted from 0
 from __future__ import annotations
 
 import random
-import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -20,7 +19,8 @@ from os import PathLike
 from pathlib import Path
 from typing import Any
 
-from cliplab.engine.errors import CliplabError
+from cliplab.engine.content import read_toml
+from cliplab.engine.errors import ContentError
 from cliplab.grid import Cell, neighbours4, parts
 
 __all__ = [
@@ -75,22 +75,6 @@ DATA_DIR = Path(__file__).parent / "data"
 _CARD_KEYS = ("number", "name", "bonus", "spaces")  # required
 _CARD_OPTIONAL_KEYS = ("walkways",)
 _SHEET_KEYS = ("squares",)
-
-
-class ContentError(CliplabError):
-    """A content file (cards or sheet) that cannot be used.
-
-    ``file`` is the file as given, ``card`` names the card (``"card 12 (Name)"``, ``"[[card]] #3"`` when the
-    number itself is the problem, or ``""`` for a problem with the whole file) and ``problem`` says what is
-    wrong in a designer's words.
-    """
-
-    def __init__(self, file: str, card: str, problem: str) -> None:
-        self.file = file
-        self.card = card
-        self.problem = problem
-        where = f"{file}: {card}" if card else file
-        super().__init__(f"{where}: {problem}")
 
 
 # ----- sheets ----------------------------------------------------------------------------------------
@@ -209,21 +193,6 @@ class ParkCard:
 
 def _at(cell: Cell) -> str:
     return f"row {cell[0]}, col {cell[1]}"
-
-
-def _read_toml(path: Path, file: str) -> dict[str, Any]:
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise ContentError(file, "", f"cannot read the file ({exc.strerror or exc})") from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise ContentError(file, "", "the file is not UTF-8 text") from None
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ContentError(file, "", f"not valid TOML: {exc}") from None
 
 
 def _picture_rows(text: str, what: str) -> list[list[str]]:
@@ -400,8 +369,7 @@ def _cards_from_data(data: Mapping[str, Any], file: str, kind: str, expected_cou
 def load_cards(path: str | PathLike[str], kind: str, expected_count: int | None = None) -> tuple[ParkCard, ...]:
     """Load and check a card file; the cards come back sorted by number. ``kind`` is "park" or "grand"."""
     _check_kind(kind)
-    p = Path(path)
-    return _cards_from_data(_read_toml(p, str(path)), str(path), kind, expected_count)
+    return _cards_from_data(read_toml(path), str(path), kind, expected_count)
 
 
 def card_from_text(
@@ -471,7 +439,7 @@ def _parse_sheet(text: str, number: int) -> Sheet:
 def load_sheet(path: str | PathLike[str], number: int = 0) -> Sheet:
     """Load and check a sheet file (a single ``squares`` picture)."""
     file = str(path)
-    data = _read_toml(Path(path), file)
+    data = read_toml(path)
     for key in data:
         if key not in _SHEET_KEYS:
             raise ContentError(file, "", f"unknown key {key!r} (a sheet file has: {', '.join(_SHEET_KEYS)})")

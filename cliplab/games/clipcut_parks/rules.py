@@ -144,6 +144,11 @@ class Cut(Action):
         dr, dc = DIRECTIONS[self.direction]
         return [(self.row + k * dr, self.col + k * dc) for k in range(self.length + 1)]
 
+    @property
+    def end(self) -> Point:
+        dr, dc = DIRECTIONS[self.direction]
+        return self.row + self.length * dr, self.col + self.length * dc
+
 
 @dataclass(frozen=True, slots=True)
 class Keep(Action):
@@ -236,9 +241,10 @@ class SheetCuts:
 
     def problem(self, cut: Cut) -> tuple[str, str] | None:
         """Why `cut` may not be made now as geometry (rule, reason), or None if it may; lengths are not checked."""
-        points = cut.points
-        if not all(0 <= r <= SHEET_ROWS and 0 <= c <= SHEET_COLS for r, c in points):
+        # A straight line lies on the sheet when both its ends do: checked before any work per step.
+        if not all(0 <= r <= SHEET_ROWS and 0 <= c <= SHEET_COLS for r, c in ((cut.row, cut.col), cut.end)):
             return "cut", "the cut would run off the park sheet"
+        points = cut.points
         if not self.is_start(points[0]):
             (r0, c0), (r1, c1) = points[0], points[-1]
             if self.is_start(points[-1]):
@@ -727,11 +733,12 @@ class ClipCutParks(State):
             for fit in self.fits(player, action.section, (action.kind, action.card)):
                 if set(fit.mapping) == wanted:
                     return fit.action
-        if isinstance(action, Cut) and self.stage[player] in ("cut", "bonus") and action.length > 0:
+        cutting_now = self.stage[player] in ("cut", "bonus")
+        if isinstance(action, Cut) and cutting_now and action.length in self.lengths_to_cut(player):
             # The same line named from its other end: legal if that end is where a cut may start.
             sheet = self.cutting(player)
             if sheet.problem(action) is not None:
-                end = action.points[-1]
+                end = action.end
                 reverse = Cut(action.length, end[0], end[1], OPPOSITE[action.direction])
                 if sheet.problem(reverse) is None:
                     return reverse
