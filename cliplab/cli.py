@@ -1,4 +1,5 @@
-"""The `cliplab` command: `cliplab serve` (the playtest dashboards) and `cliplab simulate` (batch runs)."""
+"""The `cliplab` command: `cliplab serve` (the playtest dashboards), `cliplab simulate` (batch runs) and
+`cliplab compare` (two setups of a game on the same seeds, each metric's difference with its interval)."""
 
 from __future__ import annotations
 
@@ -135,6 +136,12 @@ def simulate(args: argparse.Namespace) -> int:
     return run(args)
 
 
+def compare(args: argparse.Namespace) -> int:
+    from cliplab.sim.command import compare_run
+
+    return compare_run(args)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="cliplab", description="A lab for paper-and-grid board games.")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -163,10 +170,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         "simulate",
         help="play many seeded games with bots; print design metrics with 95%% intervals and save the results",
     )
-    from cliplab.sim.command import add_arguments
+    from cliplab.sim.command import add_arguments, add_compare_arguments
 
     add_arguments(simulating)
     simulating.set_defaults(run=simulate)
+    comparing = commands.add_parser(
+        "compare",
+        help="play two setups of a game on the same seeds; print each metric's difference with its 95%% interval, "
+        "whether it is significant and the games per side needed",
+    )
+    add_compare_arguments(comparing)
+    comparing.set_defaults(run=compare)
     args = parser.parse_args(argv)
     result: int = args.run(args)
     return result

@@ -229,12 +229,16 @@ def per_game(frame: pd.DataFrame) -> pd.DataFrame:
 
 @dataclass(frozen=True)
 class Metric:
-    """One metric of a table: per-game values (games x columns) and how they make the metric."""
+    """One metric of a table: per-game values (games x columns) and how they make the metric.
+
+    `group` is the heading it is reported under (see GROUPS); "game" holds the game's own design metrics.
+    """
 
     name: str
     kind: Kind
     data: np.ndarray
     statistic: Statistic | None = None
+    group: str = "outcomes"
 
     @property
     def n(self) -> int:
@@ -257,44 +261,95 @@ def _sd(resampled: np.ndarray) -> np.ndarray:
     return np.asarray(resampled[..., 0].std(axis=1, ddof=1))
 
 
-def metrics(frame: pd.DataFrame) -> list[Metric]:
-    """Every metric the table supports, in report order (see docs/metrics.md)."""
+def _quantile(share: float) -> Statistic:
+    def statistic(resampled: np.ndarray) -> np.ndarray:
+        return np.asarray(np.quantile(resampled[..., 0], share, axis=1))
+
+    return statistic
+
+
+GROUPS = ("outcomes", "duration", "choices", "tension", "scores", "game")
+# Solo: the score's spread, as quantiles with bootstrap intervals (beside its mean and standard deviation).
+SOLO_QUANTILES = {"score 10th percentile": 0.1, "score median": 0.5, "score 90th percentile": 0.9}
+
+
+def game_metric_name(column: str, taken: set[str]) -> str:
+    """How a game's own metric (result column `stat_<key>`) is reported: its key in words, e.g.
+    "cards completed"; "game: " goes in front if the lab already reports a metric of that name."""
+    words = column.removeprefix("stat_").replace("_", " ")
+    return f"game: {words}" if words in taken else words
+
+
+def terminations(*frames: pd.DataFrame) -> list[str]:
+    """Every way the games of these tables ended (Outcome.termination), in a fixed order."""
+    found: set[str] = set()
+    for frame in frames:
+        found.update(str(text) for text in frame["termination"].dropna().unique())
+    return sorted(found)
+
+
+def metrics(frame: pd.DataFrame, ended: Sequence[str] | None = None) -> list[Metric]:
+    """Every metric the table supports, in report order (see docs/metrics.md).
+
+    A solo table (one seat) has no seat advantage, balance, shared wins, lead changes, drama or winning
+    score: each would only restate that the one player "won". It gets the distribution of its score instead.
+    `ended`: the terminations to report a share of games for (default: those found in the table; a
+    comparison passes those of both tables).
+    """
     players = _players(frame)
+    solo = players == 1
     derived = per_game(frame)
     found: list[Metric] = []
+    group = GROUPS[0]
 
     def add(name: str, kind: Kind, values: pd.Series | np.ndarray, statistic: Statistic | None = None) -> None:
         array = np.asarray(values, dtype=float)
         array = array.reshape(len(array), -1)
         array = array[~np.isnan(array).any(axis=1)]
         if len(array):
-            found.append(Metric(name, kind, array, statistic))
+            found.append(Metric(name, kind, array, statistic, group))
 
-    shares = frame[[f"share_{seat}" for seat in range(players)]]
-    for seat in range(players):
-        add(f"advantage seat {seat}", "proportion", shares[f"share_{seat}"])
-    add("balance", "bootstrap", shares, _balance)
-    add("completion", "proportion", (frame["n_winners"] == 1) & ~frame["timeout"])
-    add("shared wins", "proportion", frame["n_winners"] > 1)
+    if not solo:
+        shares = frame[[f"share_{seat}" for seat in range(players)]]
+        for seat in range(players):
+            add(f"advantage seat {seat}", "proportion", shares[f"share_{seat}"])
+        add("balance", "bootstrap", shares, _balance)
+        add("completion", "proportion", (frame["n_winners"] == 1) & ~frame["timeout"])
+        add("shared wins", "proportion", frame["n_winners"] > 1)
     add("timeouts", "proportion", frame["timeout"])
+    for termination in terminations(frame) if ended is None else ended:
+        add(f"ended: {termination}", "proportion", frame["termination"] == termination)
+    group = "duration"
     lengths = [("rounds", frame["rounds"].astype(float))] if frame["rounds"].notna().any() else []
     lengths += [("decisions", frame["decisions"]), ("actions", frame["actions"])]
     for name, values in lengths:
         add(f"{name} mean", "mean", values)
         add(f"{name} sd", "bootstrap", values, _sd)
+    group = "choices"
     add("decision moves", "mean", derived["decision_share"])
     add("branching factor", "mean", derived["branching_mean"])
-    add("lead changes", "mean", derived["lead_changes"])
-    add("drama", "mean", derived["drama"])
-    add("drama max", "mean", derived["drama_max"])
-    add("winner trailed", "proportion", derived["winner_trailed"])
-    for seat in range(players):
-        add(f"score seat {seat}", "mean", frame[f"score_{seat}"])
-    add("winning score", "mean", derived["winning_score"])
-    add("margin", "mean", derived["margin"])
+    if not solo:
+        group = "tension"
+        add("lead changes", "mean", derived["lead_changes"])
+        add("drama", "mean", derived["drama"])
+        add("drama max", "mean", derived["drama_max"])
+        add("winner trailed", "proportion", derived["winner_trailed"])
+    group = "scores"
+    if solo:
+        add("score mean", "mean", frame["score_0"])
+        add("score sd", "bootstrap", frame["score_0"], _sd)
+        for name, share in SOLO_QUANTILES.items():
+            add(name, "bootstrap", frame["score_0"], _quantile(share))
+    else:
+        for seat in range(players):
+            add(f"score seat {seat}", "mean", frame[f"score_{seat}"])
+        add("winning score", "mean", derived["winning_score"])
+        add("margin", "mean", derived["margin"])
+    group = "game"
+    taken = {metric.name for metric in found}
     for column in frame.columns:
         if column.startswith("stat_"):
-            add(column.replace("stat_", "stat ", 1), "mean", frame[column])
+            add(game_metric_name(column, taken), "mean", frame[column])
     return found
 
 
@@ -308,13 +363,15 @@ def _interval(metric: Metric, seed: int) -> tuple[float, float]:
 
 
 def summary(frame: pd.DataFrame, seed: int = 0) -> pd.DataFrame:
-    """Every metric with its 95% interval: columns value, low, high, method, n (games); one row per metric."""
+    """Every metric with its 95% interval: columns group, value, low, high, method, n (games); one row per
+    metric."""
     rows = {}
     for metric in metrics(frame):
         low, high = _interval(metric, seed)
-        rows[metric.name] = {"value": metric.value(), "low": low, "high": high, "method": METHODS[metric.kind]}
-        rows[metric.name]["n"] = metric.n
-    table = pd.DataFrame.from_dict(rows, orient="index", columns=["value", "low", "high", "method", "n"])
+        rows[metric.name] = {"group": metric.group, "value": metric.value(), "low": low, "high": high}
+        rows[metric.name].update(method=METHODS[metric.kind], n=metric.n)
+    columns = ["group", "value", "low", "high", "method", "n"]
+    table = pd.DataFrame.from_dict(rows, orient="index", columns=columns)
     table.index.name = "metric"
     return table
 
@@ -342,8 +399,9 @@ def compare(a: pd.DataFrame, b: pd.DataFrame, seed: int = 0) -> pd.DataFrame:
     """Each metric of two tables (e.g. two variants or two line-ups of bots): a, b, difference b - a with
     its 95% interval, whether that interval excludes 0, and the games per side that a difference of this
     size needs to be found significant 80% of the time. Metrics found in one table only are left out."""
-    found_a = {metric.name: metric for metric in metrics(a)}
-    found_b = {metric.name: metric for metric in metrics(b)}
+    ended = terminations(a, b)
+    found_a = {metric.name: metric for metric in metrics(a, ended)}
+    found_b = {metric.name: metric for metric in metrics(b, ended)}
     rows = {}
     for name, metric_a in found_a.items():
         metric_b = found_b.get(name)
@@ -351,6 +409,7 @@ def compare(a: pd.DataFrame, b: pd.DataFrame, seed: int = 0) -> pd.DataFrame:
             continue
         difference, low, high, needed = _difference(metric_a, metric_b, seed)
         rows[name] = {
+            "group": metric_a.group,
             "a": metric_a.value(),
             "b": metric_b.value(),
             "difference": difference,
@@ -360,7 +419,7 @@ def compare(a: pd.DataFrame, b: pd.DataFrame, seed: int = 0) -> pd.DataFrame:
             "games_needed": needed,
             "method": DIFFERENCE_METHODS[metric_a.kind],
         }
-    columns = ["a", "b", "difference", "low", "high", "significant", "games_needed", "method"]
+    columns = ["group", "a", "b", "difference", "low", "high", "significant", "games_needed", "method"]
     table = pd.DataFrame.from_dict(rows, orient="index", columns=columns)
     table.index.name = "metric"
     return table
@@ -380,7 +439,7 @@ def score_distribution(frame: pd.DataFrame) -> pd.DataFrame:
 # ----- text ------------------------------------------------------------------------------------------------
 
 
-def _number(value: float) -> str:
+def number_text(value: float) -> str:
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return "-"
     if math.isinf(value):
@@ -393,25 +452,25 @@ def _number(value: float) -> str:
     return f"{value:.3f}"
 
 
-def _count(value: float) -> str:
+def count_text(value: float) -> str:
     if math.isnan(value):
         return "-"
     return "inf" if math.isinf(value) else f"{value:,.0f}"
 
 
 def format_table(table: pd.DataFrame) -> str:
-    """A summary or comparison table as aligned text (for a terminal)."""
+    """A summary or comparison table as aligned text (for a terminal), a heading before each group."""
     if "difference" in table.columns:
         header = ["metric", "a", "b", "b - a", "95% interval", "significant", "games needed", "method"]
         rows = [
             [
                 str(name),
-                _number(row["a"]),
-                _number(row["b"]),
-                _number(row["difference"]),
-                f"{_number(row['low'])} .. {_number(row['high'])}",
+                number_text(row["a"]),
+                number_text(row["b"]),
+                number_text(row["difference"]),
+                f"{number_text(row['low'])} .. {number_text(row['high'])}",
                 "yes" if row["significant"] else "no",
-                _count(row["games_needed"]),
+                count_text(row["games_needed"]),
                 str(row["method"]),
             ]
             for name, row in table.iterrows()
@@ -421,8 +480,8 @@ def format_table(table: pd.DataFrame) -> str:
         rows = [
             [
                 str(name),
-                _number(row["value"]),
-                f"{_number(row['low'])} .. {_number(row['high'])}",
+                number_text(row["value"]),
+                f"{number_text(row['low'])} .. {number_text(row['high'])}",
                 str(row["method"]),
                 str(row["n"]),
             ]
@@ -434,22 +493,49 @@ def format_table(table: pd.DataFrame) -> str:
         pairs = enumerate(zip(cells, widths, strict=True))
         return "  ".join(cell.ljust(width) if i == 0 else cell.rjust(width) for i, (cell, width) in pairs)
 
-    return "\n".join([line(header), "  ".join("-" * w for w in widths), *(line(row) for row in rows)])
+    lines = [line(header), "  ".join("-" * w for w in widths)]
+    groups = table["group"] if "group" in table.columns else pd.Series([""] * len(table))
+    previous = None
+    for group, row in zip(groups, rows, strict=True):
+        if group and group != previous:
+            lines.append(f"[{group}]")
+            previous = group
+        lines.append(line(row))
+    return "\n".join(lines)
+
+
+def format_distribution(frame: pd.DataFrame, seat: int = 0, width: int = 40) -> str:
+    """Seat `seat`'s final scores as a text histogram: each score, its share of games and a bar."""
+    shares = frame[f"score_{seat}"].value_counts(normalize=True).sort_index()
+    if shares.empty:
+        return ""
+    top = float(shares.max())
+    labels = [f"{score:g}" for score in shares.index]
+    label_width = max(len(label) for label in labels)
+    return "\n".join(
+        f"{label.rjust(label_width)}  {share:6.1%}  {'#' * max(1, round(width * share / top))}"
+        for label, share in zip(labels, shares, strict=True)
+    )
 
 
 __all__ = [
     "Metric",
     "compare",
+    "count_text",
+    "format_distribution",
     "format_table",
+    "game_metric_name",
     "games_for_proportions",
     "games_for_variance",
     "metrics",
     "newcombe",
+    "number_text",
     "per_game",
     "score_distribution",
     "summary",
     "t_interval",
     "t_quantile",
+    "terminations",
     "welch",
     "wilson",
 ]

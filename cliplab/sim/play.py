@@ -75,7 +75,8 @@ class Setup:
         rules = f"variant {self.variant}" if self.variant else "default rules"
         if self.options:
             rules += " with " + ", ".join(f"{k}={v}" for k, v in sorted(self.options.items()))
-        return f"{title}, {self.players} players, {rules}; bots {self.bots_text}"
+        seats = "solo" if self.players == 1 else f"{self.players} players"
+        return f"{title}, {seats}, {rules}; bots {self.bots_text}"
 
 
 def make_setup(

@@ -44,13 +44,24 @@ def plot_advantage(tables: Mapping[str, pd.DataFrame], ax: Axes | None = None) -
     return ax
 
 
-def plot_scores(tables: Mapping[str, pd.DataFrame], seat: int = 0, ax: Axes | None = None) -> Axes:
-    """The distribution of one seat's final score in each table."""
+def plot_scores(tables: Mapping[str, pd.DataFrame], seat: int | None = 0, ax: Axes | None = None) -> Axes:
+    """The distribution of one seat's final score in each table, overlaid (seat None: every seat's scores
+    pooled)."""
     ax = _axes(ax, (6.4, 3.2))
-    for label, table in tables.items():
-        shares = score_distribution(table)[f"seat {seat}"]
-        ax.plot(shares.index, shares.to_numpy(), marker="o", label=label)
-    ax.set_xlabel(f"final score of seat {seat}")
+    for number, (label, table) in enumerate(tables.items()):
+        found = score_distribution(table)
+        shares = found.mean(axis=1) if seat is None else found[f"seat {seat}"]
+        # Dashed over solid, so that a side identical to the first still shows.
+        dashed = number % 2 == 1
+        ax.plot(
+            shares.index,
+            shares.to_numpy(),
+            drawstyle="steps-mid",
+            linestyle="--" if dashed else "-",
+            marker="o" if dashed else "s",
+            label=f"{label} ({len(table)} games)",
+        )
+    ax.set_xlabel("final score of every seat" if seat is None else f"final score of seat {seat}")
     ax.set_ylabel("share of games")
     ax.legend(fontsize="small")
     return ax
@@ -70,6 +81,11 @@ def plot_comparison(comparison: pd.DataFrame, ax: Axes | None = None) -> Axes:
     ax.hlines(y, low, high, colors=colours)
     ax.scatter(centre, y, c=colours, zorder=3, s=14)
     ax.axvline(0, color="0.3", linewidth=1)
+    # Wide enough for every difference; an interval that runs off the plot is very uncertain anyway.
+    widest = np.abs(np.concatenate([low, high]))
+    typical = float(np.median(widest)) if len(widest) else 0.0
+    reach = max(0.05, 1.3 * float(np.max(np.abs(centre), initial=0.0)), typical)
+    ax.set_xlim(-min(reach, 3.0), min(reach, 3.0))
     ax.set_yticks(y, list(rows.index))
     ax.set_xlabel("(b - a) / a, 95% interval")
     ax.xaxis.set_major_formatter(lambda value, _: f"{value:+.0%}")

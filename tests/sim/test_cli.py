@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -14,9 +15,10 @@ import pandas as pd
 import pytest
 
 from cliplab.cli import main
-from cliplab.engine import games
+from cliplab.engine import games, spec
 from cliplab.kit import declaration
 from cliplab.sim import read, simulate
+from cliplab.sim.command import parse_side, side_files
 
 
 def test_simulate_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -27,7 +29,7 @@ def test_simulate_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     printed = capsys.readouterr().out
     assert "Click & Crack, 2 players, variant snake with round_limit=6; bots random,random" in printed
     assert "8 games in" in printed
-    for metric in ("advantage seat 1", "balance", "lead changes", "stat tiles_broken_off"):
+    for metric in ("advantage seat 1", "balance", "lead changes", "tiles broken off", "ended: "):
         assert metric in printed
     expected = simulate(
         "click_crack", "random", 8, 5, players=2, variant="snake", options={"round_limit": 6}, progress=False
@@ -50,12 +52,105 @@ def test_simulate_command_errors(extra: list[str], message: str, capsys: pytest.
     assert message in capsys.readouterr().err
 
 
-def test_help_lists_each_games_declared_bots(capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize("command", ["simulate", "compare"])
+def test_help_lists_each_games_bots_variants_and_options(command: str, capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
-        main(["simulate", "--help"])
-    printed = " ".join(capsys.readouterr().out.split())
+        main([command, "--help"])
+    printed = capsys.readouterr().out
     for game in games():
-        assert f"{game}: {', '.join(declaration(game).bot_names())}" in printed
+        kit = declaration(game)
+        block = _listing(printed, game)
+        assert block[0].startswith(f"  {game} ({spec(game).title}, ")
+        bots = [f"{bot} (default)" if bot == kit.default_bot else bot for bot in kit.bot_names()]
+        assert f"    bots: {', '.join(bots)}" in block
+        assert f"    variants: {', '.join(spec(game).variants)}" in block
+        for option in spec(game).options:
+            assert any(line.startswith(f"    option {option.name}=") for line in block), option.name
+
+
+def _listing(help_text: str, game: str) -> list[str]:
+    """The lines --help gives one game: its own line, then its indented lines."""
+    lines = help_text.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith(f"  {game} ("))
+    end = next((i for i in range(start + 1, len(lines)) if not lines[i].startswith("    ")), len(lines))
+    return lines[start:end]
+
+
+def test_solo_summary_has_no_seat_lines_and_shows_the_score(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["simulate", "clipcut_parks", "--players", "1", "--games", "6", "--seed", "3", "--no-progress"]
+    assert main(argv) == 0
+    printed = capsys.readouterr().out
+    assert "ClipCut Parks, solo, default rules; bots random" in printed
+    for absent in ("advantage seat", "balance", "shared wins", "lead changes", "drama", "winning score", "margin"):
+        assert absent not in printed, absent
+    for present in (
+        "score mean",
+        "score median",
+        "cards completed",
+        "sections crumpled",
+        "tokens spent",
+        "score line: ",
+    ):
+        assert present in printed, present
+    assert "final score, solo (6 games):" in printed
+
+
+def test_compare_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "order.csv"
+    argv = ["compare", "click_crack", "--a", "/round_limit=6/random", "--b", "snake/round_limit=6", "--players", "2"]
+    argv += ["--games", "12", "--seed", "5", "--out", str(out), "--no-progress"]
+    assert main(argv) == 0
+    printed = capsys.readouterr().out
+    assert "a: Click & Crack, 2 players, default rules with round_limit=6; bots random,random" in printed
+    assert "b: Click & Crack, 2 players, variant snake with round_limit=6; bots random,random" in printed
+    for text in ("b - a", "95% interval", "significant", "games needed", "advantage seat 0", "tiles broken off"):
+        assert text in printed, text
+    assert re.search(r"\d+ of \d+ metrics differ significantly", printed)
+    tables = {side: read(tmp_path / f"order-{side}.csv") for side in "ab"}
+    for side, variant in (("a", None), ("b", "snake")):
+        expected = simulate(
+            "click_crack", "random", 12, 5, players=2, variant=variant, options={"round_limit": 6}, progress=False
+        )
+        pd.testing.assert_frame_equal(tables[side], expected)
+    # The same seeds on both sides: game i of a and game i of b are dealt alike.
+    assert tables["a"]["game_seed"].tolist() == tables["b"]["game_seed"].tolist()
+
+
+def test_compare_prints_a_solo_verdict_and_both_score_distributions(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["compare", "clipcut_parks", "--players", "1", "--a", "", "--b", "/allow_flip=yes/random"]
+    assert main([*argv, "--games", "5", "--no-progress"]) == 0
+    printed = capsys.readouterr().out
+    assert "b: ClipCut Parks, solo, default rules with allow_flip=True; bots random" in printed
+    assert "advantage seat" not in printed and "balance" not in printed
+    assert "score mean" in printed and "cards completed" in printed
+    assert "final score, a (5 games):" in printed and "final score, b (5 games):" in printed
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "message"),
+    [
+        ("snake/x=1/random/more", "", "at most two"),
+        ("//random", "//random,random", "setup a has 3 seats and setup b 2"),
+        ("/round_limit/", "", "NAME=VALUE"),
+        ("", "/colour=red/", "no option 'colour'"),
+        ("nope", "", "no variant 'nope'"),
+    ],
+)
+def test_compare_command_errors(a: str, b: str, message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["compare", "click_crack", "--a", a, "--b", b, "--games", "2", "--no-progress"]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_sides_and_their_files() -> None:
+    assert parse_side("", "--a") == (None, {}, "random")
+    assert parse_side("default", "--a", "heuristic") == (None, {}, "heuristic")
+    assert parse_side("snake", "--a") == ("snake", {}, "random")
+    assert parse_side(" /allow_flip=yes; round_limit=9 /heuristic", "--b") == (
+        None,
+        {"allow_flip": "yes", "round_limit": "9"},
+        "heuristic",
+    )
+    assert side_files("runs/flip.parquet") == ("runs/flip-a.parquet", "runs/flip-b.parquet")
 
 
 def test_killed_run_resumes(tmp_path: Path) -> None:

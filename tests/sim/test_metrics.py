@@ -12,7 +12,9 @@ import pytest
 
 from cliplab.sim.metrics import (
     compare,
+    format_distribution,
     format_table,
+    game_metric_name,
     games_for_proportions,
     games_for_variance,
     newcombe,
@@ -115,11 +117,14 @@ def test_summary_values(table: pd.DataFrame) -> None:
         "score seat 1": 1.75,
         "winning score": 3.5,
         "margin": 2.25,
-        "stat tiles": 11.5,
+        "tiles": 11.5,
+        "ended: won": 0.75,
+        "ended: limit": 0.25,
     }
     for name, value in expected.items():
         assert found.loc[name, "value"] == pytest.approx(value), name
     assert set(found["n"]) == {4}
+    assert found.loc["balance", "group"] == "outcomes" and found.loc["tiles", "group"] == "game"
     # Proportions get Wilson intervals (a shared win counts half a success), means t intervals.
     assert found.loc["advantage seat 0", "method"] == "Wilson"
     assert (found.loc["advantage seat 0", "low"], found.loc["advantage seat 0", "high"]) == wilson(2.5, 4)
@@ -195,3 +200,56 @@ def test_score_distribution(table: pd.DataFrame) -> None:
     assert found.loc[2.0, "seat 0"] == 0.5
     assert found.loc[0.0, "seat 0"] == 0.0
     assert found["seat 1"].sum() == pytest.approx(1.0)
+
+
+def _solo(table: pd.DataFrame) -> pd.DataFrame:
+    """The hand-made table as if only seat 0 had played (a solo game's one seat always "wins")."""
+    solo = table.drop(columns=["score_1", "share_1", "score_trace_1"])
+    solo["players"] = 1
+    solo["winners"] = [[0]] * len(solo)
+    solo["n_winners"] = 1
+    solo["share_0"] = 1.0
+    return solo
+
+
+def test_solo_summary_reports_the_score_and_no_seat_or_tension_lines(table: pd.DataFrame) -> None:
+    found = summary(_solo(table))
+    for absent in ("advantage seat 0", "balance", "completion", "shared wins", "lead changes", "drama",
+                   "drama max", "winner trailed", "score seat 0", "winning score", "margin"):  # fmt: skip
+        assert absent not in found.index, absent
+    # Scores 3, 2, 2, 5: mean, spread and quantiles (numpy's linear interpolation).
+    assert found.loc["score mean", "value"] == 3.0
+    assert found.loc["score sd", "value"] == pytest.approx(math.sqrt(2))
+    assert found.loc["score median", "value"] == 2.5
+    assert found.loc["score 10th percentile", "value"] == pytest.approx(2.0)
+    assert found.loc["score 90th percentile", "value"] == pytest.approx(4.4)
+    assert found.loc["score median", "method"] == "bootstrap"
+    assert found.loc["timeouts", "value"] == 0.25 and found.loc["tiles", "value"] == 11.5
+    assert list(found.loc[found["group"] == "scores"].index) == [
+        "score mean", "score sd", "score 10th percentile", "score median", "score 90th percentile"
+    ]  # fmt: skip
+
+
+def test_game_metric_names_read_as_words_and_never_hide_a_lab_metric() -> None:
+    assert game_metric_name("stat_cards_completed", {"balance"}) == "cards completed"
+    assert game_metric_name("stat_score line: tokens held (+1 each)", set()) == "score line: tokens held (+1 each)"
+    assert game_metric_name("stat_balance", {"balance"}) == "game: balance"
+
+
+def test_a_comparison_reports_every_ending_of_either_table(table: pd.DataFrame) -> None:
+    other = table.copy()
+    other["termination"] = ["won", "won", "resigned", "won"]
+    other["timeout"] = False
+    found = compare(table, other)
+    assert found.loc["ended: limit", "a"] == 0.25 and found.loc["ended: limit", "b"] == 0.0
+    assert found.loc["ended: resigned", "a"] == 0.0 and found.loc["ended: resigned", "b"] == 0.25
+    assert found.loc["ended: won", "difference"] == 0.0
+
+
+def test_format_table_heads_each_group_and_the_distribution_draws_bars(table: pd.DataFrame) -> None:
+    text = format_table(summary(table)).splitlines()
+    assert text.index("[outcomes]") < text.index("[duration]") < text.index("[game]")
+    assert text[text.index("[game]") + 1].startswith("tiles ")
+    lines = format_distribution(table).splitlines()
+    assert [line.split()[:2] for line in lines] == [["2", "50.0%"], ["3", "25.0%"], ["5", "25.0%"]]
+    assert lines[0].endswith("#" * 40) and lines[1].endswith(" " + "#" * 20)
