@@ -50,6 +50,7 @@ class _Side:
             [widgets.HTML(f"<b>{html.escape(title)}</b>"), self.variant, self.options, self.bots],
             layout=widgets.Layout(border="1px solid #ccc", padding="6px", margin="0 8px 0 0"),
         )
+        self.box.add_class(f"cl-compare-{title.replace(' ', '-')}")
 
     def reset(self, game: str, players: int) -> None:
         self.variant.options = [DEFAULT_RULES, *spec(game).variants]
@@ -100,6 +101,7 @@ class ComparisonDashboard:
         self.run_button = widgets.Button(description="Run", button_style="primary", icon="play")
         self.stop_button = widgets.Button(description="Stop", icon="stop", disabled=True)
         self.progress = widgets.IntProgress(value=0, min=0, max=1, layout={"width": "300px", "visibility": "hidden"})
+        self.progress.add_class("cl-compare-progress")
         self.status = widgets.HTML()
         self.status.add_class("cl-compare-status")
         self.table = widgets.HTML()
@@ -198,8 +200,9 @@ class ComparisonDashboard:
                 step = f"simulating {label}"
                 self._say(f"{step} ...")
 
-                def counted(done: int, total: int, before: int = number * games) -> None:
+                def counted(done: int, total: int, before: int = number * games, doing: str = step) -> None:
                     self.progress.value = before + done
+                    self._say(f"{doing}: {done:,} of {total:,} games")
                     if self._stop.is_set():
                         raise Stopped
 
