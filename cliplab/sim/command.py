@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -127,13 +127,26 @@ def add_compare_arguments(parser: argparse.ArgumentParser) -> None:
     _add_common(parser)
     side = 'setup %s as "variant/options/bots", e.g. "snake", "/round_limit=20/heuristic" or "//random,heuristic"'
     parser.add_argument("--a", required=True, metavar="SETUP", help=side % "a")
-    parser.add_argument("--b", required=True, metavar="SETUP", help=side % "b" + "; the same seeds as a")
+    which = parser.add_mutually_exclusive_group(required=True)
+    which.add_argument("--b", metavar="SETUP", help=side % "b" + "; the same seeds as a")
+    which.add_argument(
+        "--sweep",
+        metavar="NAME=V1,V2,...",
+        help="instead of --b: play setup a with the option NAME at each value (same seeds each time) and print "
+        "each metric against the value, marked * where it differs significantly from the first value",
+    )
     parser.add_argument("--bots", default="random", help=_BOTS_HELP + " (for a side that names none; default random)")
     parser.add_argument(
         "--out",
         metavar="FILE",
-        help="save both runs' tables: FILE.parquet (or .csv) gives FILE-a.parquet and FILE-b.parquet, saved chunk "
-        "by chunk; rerunning the same command resumes them",
+        help="save both runs' tables: FILE.parquet (or .csv) gives FILE-a.parquet and FILE-b.parquet (a sweep: "
+        "FILE-NAME=V.parquet), saved chunk by chunk; rerunning the same command resumes them",
+    )
+    parser.add_argument(
+        "--plot",
+        metavar="FILE.png",
+        help="also draw the result: the score distributions and every difference with its interval (as on the "
+        "comparison page), or for a sweep the metrics against the value",
     )
 
 
@@ -161,10 +174,19 @@ def parse_side(text: str, flag: str, bots: str = "random") -> tuple[str | None, 
     )
 
 
-def side_files(out: str) -> tuple[str, str]:
-    """The two result files of `cliplab compare --out FILE`: FILE with -a and -b before its suffix."""
+def side_files(out: str, sides: Sequence[str] = ("a", "b")) -> list[str]:
+    """The result files of `cliplab compare --out FILE`: FILE with -a, -b (or -NAME=V) before its suffix."""
     path = Path(out)
-    return tuple(str(path.with_name(f"{path.stem}-{side}{path.suffix}")) for side in "ab")  # type: ignore[return-value]
+    return [str(path.with_name(f"{path.stem}-{side}{path.suffix}")) for side in sides]
+
+
+def parse_sweep(text: str) -> tuple[str, list[str]]:
+    """(option name, its values) of `--sweep NAME=V1,V2,...`."""
+    name, equals, values = text.partition("=")
+    listed = [value.strip() for value in values.split(",") if value.strip()]
+    if not equals or not name.strip() or len(listed) < 2:
+        raise SimulationError(f"--sweep takes NAME=V1,V2,... with at least two values, not {text!r}")
+    return name.strip(), listed
 
 
 def _simulate(args: argparse.Namespace, setup: Setup, out: str | None) -> pd.DataFrame:
@@ -250,25 +272,34 @@ def verdict(comparison: pd.DataFrame) -> list[str]:
 
 
 def compare_run(args: argparse.Namespace) -> int:
-    """`cliplab compare`: both setups on the same seeds, then each metric's difference and its verdict."""
-    from .metrics import compare, format_table
-
-    outs: tuple[str | None, str | None] = side_files(args.out) if args.out else (None, None)
+    """`cliplab compare`: both setups (or every value of a sweep) on the same seeds, then each metric's
+    difference with its interval and the verdict."""
+    outs: list[str | None] = []
+    option = ""
     try:
-        setups = []
-        for flag, text in (("--a", args.a), ("--b", args.b)):
-            variant, options, bots = parse_side(text, flag, args.bots)
-            setups.append(make_setup(args.game, bots, args.players, variant, options))
-        if setups[0].players != setups[1].players:
+        variant, options, bots = parse_side(args.a, "--a", args.bots)
+        if args.sweep:
+            option, values = parse_sweep(args.sweep)
+            labels = [f"{option}={value}" for value in values]
+            sides = [(variant, {**options, option: value}, bots) for value in values]
+        else:
+            labels = ["a", "b"]
+            sides = [(variant, options, bots), parse_side(args.b, "--b", args.bots)]
+        setups = [make_setup(args.game, chosen, args.players, rules, given) for rules, given, chosen in sides]
+        seats = {setup.players for setup in setups}
+        if len(seats) > 1:
             raise SimulationError(
                 f"setup a has {setups[0].players} seats and setup b {setups[1].players}: compare the same number of "
                 "players (give --players, or as many bots on each side)"
             )
         if args.games < 2:
             raise SimulationError("a comparison needs at least 2 games per side")
-        for side, setup in zip("ab", setups, strict=True):
-            print(f"{side}: {setup.describe()}", flush=True)
-        print(f"{args.games} games per side from seed {args.seed}: game i has the same seeds on both sides", flush=True)
+        if args.plot and not args.plot.endswith(".png"):
+            raise SimulationError(f"--plot writes a .png file, not {args.plot!r}")
+        outs = list(side_files(args.out, labels)) if args.out else [None] * len(labels)
+        for label, setup in zip(labels, setups, strict=True):
+            print(f"{label}: {setup.describe()}", flush=True)
+        print(f"{args.games} games per side from seed {args.seed}: game i has the same seeds on every side", flush=True)
         start = time.perf_counter()
         tables = [_simulate(args, setup, out) for setup, out in zip(setups, outs, strict=True)]
     except KeyboardInterrupt:
@@ -277,18 +308,83 @@ def compare_run(args: argparse.Namespace) -> int:
         print(f"cliplab compare: {err}", file=sys.stderr)
         return 2
     seconds = time.perf_counter() - start
-    saved = f"; results in {outs[0]} and {outs[1]}" if args.out else ""
-    print(f"{len(tables[0])} + {len(tables[1])} games in {seconds:.1f} s{saved}")
-    comparison = compare(*tables)
+    saved = f"; results in {', '.join(out for out in outs if out)}" if args.out else ""
+    print(f"{' + '.join(str(len(table)) for table in tables)} games in {seconds:.1f} s{saved}")
+    results = dict(zip(labels, tables, strict=True))
+    picture = _sweep(option, results) if args.sweep else _pair(results)
+    if setups[0].players == 1:
+        for label, table in results.items():
+            print()
+            print(_distribution(label, table))
+    if args.plot:
+        Path(args.plot).write_bytes(picture())
+        print(f"\nplot in {args.plot}")
+    return 0
+
+
+def _pair(results: dict[str, pd.DataFrame]) -> Callable[[], bytes]:
+    """Print the comparison of a and b and its verdict; returns what draws its picture."""
+    from .metrics import compare, format_table
+    from .plots import comparison_png
+
+    comparison = compare(results["a"], results["b"])
     print()
     print(format_table(comparison))
     print()
     print("\n".join(verdict(comparison)))
-    if setups[0].players == 1:
-        for side, table in zip("ab", tables, strict=True):
-            print()
-            print(_distribution(side, table))
-    return 0
+    return lambda: comparison_png(results, comparison)
+
+
+def _sweep(option: str, results: dict[str, pd.DataFrame]) -> Callable[[], bytes]:
+    """Print each metric at every value of the swept option, * where it differs significantly from the first
+    value, and which metrics those are; returns what draws the metrics against the value."""
+    from .metrics import compare, number_text, summary
+    from .plots import sweep_png
+
+    first, *others = results
+    summaries = {label: summary(table) for label, table in results.items()}
+    against = {label: compare(results[first], results[label]) for label in others}
+    header = ["metric", *results]
+    rows = []
+    for name in summaries[first].index:
+        cells = [str(name)]
+        for label in results:
+            value = summaries[label]["value"].get(name, float("nan"))
+            mark = (
+                "*"
+                if label in against and name in against[label].index and against[label].loc[name, "significant"]
+                else ""
+            )
+            cells.append(number_text(value) + mark)
+        rows.append(cells)
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
+    print()
+    for row in [header, ["-" * width for width in widths], *rows]:
+        print(
+            "  ".join(
+                cell.ljust(w) if i == 0 else cell.rjust(w) for i, (cell, w) in enumerate(zip(row, widths, strict=True))
+            )
+        )
+    print(f"\n* differs significantly from {first} (95% interval of the difference excludes 0)")
+    changed = [
+        name
+        for name in summaries[first].index
+        if any(name in c.index and c.loc[name, "significant"] for c in against.values())
+    ]
+    print(
+        f"{len(changed)} metrics change significantly somewhere in the sweep"
+        + (": " + ", ".join(changed) if changed else "")
+    )
+    shown = (
+        changed
+        + [
+            name
+            for name in summaries[first].index
+            if name not in changed and summaries[first].loc[name, "group"] == "scores"
+        ]
+    )[:9]
+    values = {label.split("=", 1)[1]: table for label, table in results.items()}
+    return lambda: sweep_png(option, values, shown)
 
 
 def _interrupted(outs: list[str]) -> int:
@@ -304,6 +400,7 @@ __all__ = [
     "option_text",
     "parse_options",
     "parse_side",
+    "parse_sweep",
     "registry_text",
     "run",
     "side_files",

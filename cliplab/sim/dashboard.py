@@ -12,7 +12,6 @@ page echo its emptied outputs back after the new ones have been set, which wiped
 from __future__ import annotations
 
 import html
-import io
 import math
 import os
 import threading
@@ -192,6 +191,7 @@ class ComparisonDashboard:
 
     def _work(self, labels: list[str], setups: list[dict[str, Any]]) -> None:
         from .metrics import compare
+        from .plots import comparison_png
         from .run import simulate
 
         game, games, step = self.game.value, self.games.value, "starting"
@@ -222,7 +222,7 @@ class ComparisonDashboard:
             comparison = compare(*self.results.values())
             step = "drawing the plots"
             self.table.value = _setups_html(labels) + comparison_html(comparison)
-            self.figure.value = _figure_png(self.results, comparison)
+            self.figure.value = comparison_png(self.results, comparison)
             self.figure.layout.display = "block"
             self.comparison = comparison
             self._say(f"done: {games} games each")
@@ -268,29 +268,6 @@ def comparison_html(comparison: pd.DataFrame) -> str:
         style = " style='font-weight:bold;color:#b00'" if row["significant"] else ""
         rows.append(f"<tr{style}>" + "".join(f"<td>{html.escape(cell)}</td>" for cell in cells) + "</tr>")
     return "<table class='cl-compare'>" + "".join(rows) + "</table>"
-
-
-def _figure_png(results: dict[str, pd.DataFrame], comparison: pd.DataFrame) -> bytes:
-    """The score distributions of both setups overlaid (and, with several seats, each seat's win share)
-    above every metric's difference with its interval, as a PNG image."""
-    from matplotlib.figure import Figure
-
-    from .plots import plot_advantage, plot_comparison, plot_scores
-
-    solo = all(table["players"].iloc[0] == 1 for table in results.values())
-    shown = comparison[comparison["a"].abs() > 1e-12]
-    figure = Figure(figsize=(12, 3.4 + 0.22 * len(shown) + 1.0), layout="constrained")
-    top, bottom = figure.subfigures(2, 1, height_ratios=[3.4, 0.22 * len(shown) + 1.0])  # type: ignore[misc]
-    if solo:
-        plot_scores(results, ax=top.subplots())
-    else:
-        left, right = top.subplots(1, 2)
-        plot_scores(results, seat=None, ax=left)
-        plot_advantage(results, ax=right)
-    plot_comparison(comparison, ax=bottom.subplots())
-    buffer = io.BytesIO()
-    figure.savefig(buffer, format="png", dpi=80)
-    return buffer.getvalue()
 
 
 __all__ = ["ComparisonDashboard", "Stopped", "comparison_html"]

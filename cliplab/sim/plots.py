@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import io
+import math
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -92,4 +94,64 @@ def plot_comparison(comparison: pd.DataFrame, ax: Axes | None = None) -> Axes:
     return ax
 
 
-__all__ = ["plot_advantage", "plot_comparison", "plot_scores"]
+def comparison_png(results: Mapping[str, pd.DataFrame], comparison: pd.DataFrame, dpi: int = 80) -> bytes:
+    """The comparison page's picture as PNG: the score distributions of both setups overlaid (with several
+    seats, also each seat's win share) above every metric's difference with its interval."""
+    from matplotlib.figure import Figure
+
+    solo = all(table["players"].iloc[0] == 1 for table in results.values())
+    shown = comparison[comparison["a"].abs() > 1e-12]
+    figure = Figure(figsize=(12, 3.4 + 0.22 * len(shown) + 1.0), layout="constrained")
+    top, bottom = figure.subfigures(2, 1, height_ratios=[3.4, 0.22 * len(shown) + 1.0])  # type: ignore[misc]
+    if solo:
+        plot_scores(results, ax=top.subplots())
+    else:
+        left, right = top.subplots(1, 2)
+        plot_scores(results, seat=None, ax=left)
+        plot_advantage(results, ax=right)
+    plot_comparison(comparison, ax=bottom.subplots())
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", dpi=dpi)
+    return buffer.getvalue()
+
+
+def sweep_png(option: str, tables: Mapping[str, pd.DataFrame], names: Sequence[str], dpi: int = 80) -> bytes:
+    """Each named metric against the swept option's value, with its 95% interval, one panel a metric."""
+    from matplotlib.figure import Figure
+
+    summaries = {value: summary(table) for value, table in tables.items()}
+    columns = min(3, max(1, len(names)))
+    rows = math.ceil(len(names) / columns)
+    figure = Figure(figsize=(4 * columns, 2.6 * rows), layout="constrained")
+    axes = np.atleast_1d(figure.subplots(rows, columns, squeeze=False).ravel())
+    values = list(summaries)
+    numeric = all(_is_number(value) for value in values)
+    x = [float(value) for value in values] if numeric else list(range(len(values)))
+    for ax, name in zip(axes, names, strict=False):
+        found = [summaries[value].loc[name] if name in summaries[value].index else None for value in values]
+        centre = np.array([math.nan if row is None else row["value"] for row in found], dtype=float)
+        low = np.array([math.nan if row is None else row["low"] for row in found], dtype=float)
+        high = np.array([math.nan if row is None else row["high"] for row in found], dtype=float)
+        # A bootstrap interval need not contain the sample value (e.g. balance, biased low): clip at 0.
+        below = np.nan_to_num(np.clip(centre - low, 0, None))
+        above = np.nan_to_num(np.clip(high - centre, 0, None))
+        ax.errorbar(x, centre, yerr=[below, above], fmt="o-", capsize=4)
+        ax.set_title(name, fontsize="medium")
+        ax.set_xticks(x, values)
+        ax.set_xlabel(option)
+    for ax in axes[len(names) :]:
+        ax.set_visible(False)
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", dpi=dpi)
+    return buffer.getvalue()
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+__all__ = ["comparison_png", "plot_advantage", "plot_comparison", "plot_scores", "sweep_png"]

@@ -17,8 +17,8 @@ import pytest
 from cliplab.cli import main
 from cliplab.engine import games, spec
 from cliplab.kit import declaration
-from cliplab.sim import read, simulate
-from cliplab.sim.command import parse_side, side_files
+from cliplab.sim import SimulationError, read, simulate
+from cliplab.sim.command import parse_side, parse_sweep, side_files
 
 
 def test_simulate_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -63,7 +63,7 @@ def test_help_lists_each_games_bots_variants_and_options(command: str, capsys: p
         assert block[0].startswith(f"  {game} ({spec(game).title}, ")
         bots = [f"{bot} (default)" if bot == kit.default_bot else bot for bot in kit.bot_names()]
         assert f"    bots: {', '.join(bots)}" in block
-        assert f"    variants: {', '.join(spec(game).variants)}" in block
+        assert f"    variants: {', '.join(spec(game).variants) or '(none)'}" in block
         for option in spec(game).options:
             assert any(line.startswith(f"    option {option.name}=") for line in block), option.name
 
@@ -116,6 +116,32 @@ def test_compare_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     assert tables["a"]["game_seed"].tolist() == tables["b"]["game_seed"].tolist()
 
 
+def test_compare_draws_its_plot(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    plot = tmp_path / "order.png"
+    argv = ["compare", "click_crack", "--a", "/round_limit=4", "--b", "snake/round_limit=4", "--games", "6"]
+    assert main([*argv, "--no-progress", "--plot", str(plot)]) == 0
+    assert f"plot in {plot}" in capsys.readouterr().out
+    assert plot.read_bytes().startswith(b"\x89PNG")
+
+
+def test_a_sweep_prints_each_metric_against_the_value(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out, plot = tmp_path / "limit.csv", tmp_path / "limit.png"
+    argv = ["compare", "click_crack", "--a", "//random", "--sweep", "round_limit=2,30", "--games", "40", "--seed", "2"]
+    assert main([*argv, "--no-progress", "--out", str(out), "--plot", str(plot)]) == 0
+    printed = capsys.readouterr().out
+    assert "round_limit=2: Click & Crack, 3 players, default rules with round_limit=2" in printed
+    header = next(line for line in printed.splitlines() if line.startswith("metric "))
+    assert header.split() == ["metric", "round_limit=2", "round_limit=30"]
+    # Two rounds of random play end by the limit; thirty rounds rarely do: a marked, significant change.
+    timeouts = next(line for line in printed.splitlines() if line.startswith("timeouts "))
+    assert timeouts.split()[1] == "1.000" and timeouts.split()[2].endswith("*")
+    assert "metrics change significantly somewhere in the sweep: " in printed
+    for value in (2, 30):
+        expected = simulate("click_crack", "random", 40, 2, options={"round_limit": value}, progress=False)
+        pd.testing.assert_frame_equal(read(tmp_path / f"limit-round_limit={value}.csv"), expected)
+    assert plot.read_bytes().startswith(b"\x89PNG")
+
+
 def test_compare_prints_a_solo_verdict_and_both_score_distributions(capsys: pytest.CaptureFixture[str]) -> None:
     argv = ["compare", "clipcut_parks", "--players", "1", "--a", "", "--b", "/allow_flip=yes/random"]
     assert main([*argv, "--games", "5", "--no-progress"]) == 0
@@ -134,10 +160,12 @@ def test_compare_prints_a_solo_verdict_and_both_score_distributions(capsys: pyte
         ("/round_limit/", "", "NAME=VALUE"),
         ("", "/colour=red/", "no option 'colour'"),
         ("nope", "", "no variant 'nope'"),
+        ("", "", "--plot writes a .png file"),
     ],
 )
 def test_compare_command_errors(a: str, b: str, message: str, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["compare", "click_crack", "--a", a, "--b", b, "--games", "2", "--no-progress"]) == 2
+    plot = ["--plot", "verdict.svg"] if message.startswith("--plot") else []
+    assert main(["compare", "click_crack", "--a", a, "--b", b, "--games", "2", "--no-progress", *plot]) == 2
     assert message in capsys.readouterr().err
 
 
@@ -150,7 +178,11 @@ def test_sides_and_their_files() -> None:
         {"allow_flip": "yes", "round_limit": "9"},
         "heuristic",
     )
-    assert side_files("runs/flip.parquet") == ("runs/flip-a.parquet", "runs/flip-b.parquet")
+    assert side_files("runs/flip.parquet") == ["runs/flip-a.parquet", "runs/flip-b.parquet"]
+    assert side_files("s.csv", ["round_limit=5"]) == ["s-round_limit=5.csv"]
+    assert parse_sweep(" round_limit = 5, 10 ,20") == ("round_limit", ["5", "10", "20"])
+    with pytest.raises(SimulationError, match="at least two values"):
+        parse_sweep("round_limit=5")
 
 
 def test_killed_run_resumes(tmp_path: Path) -> None:
