@@ -1,0 +1,67 @@
+"""Swap Clops drawn as a board description: the 8x8 clops, their walls, and marks for swaps.
+
+A clop is a cell filled with its face's colour, its shape as the glyph, its face's letter as the text and
+its like as the badge, so that no trait is told by colour alone; a wall is a thick line on its side.
+"""
+
+from __future__ import annotations
+
+from cliplab.ui.scene import Board, Cell, Edge, Kind, Mark, Scene
+
+from .content import tile
+from .rules import SIZE, SPACES, SwapClops, place_of
+
+# Okabe-Ito stand-ins for the printed colours (white is drawn sky blue: the letter tells it from blue).
+FACE_FILLS = {"angry": "vermillion", "worried": "sky", "serious": "blue", "bleeeh": "green", "happy": "yellow"}
+FACE_TEXTS = {"angry": "A", "worried": "W", "serious": "S", "bleeeh": "B", "happy": "H"}
+LIKE_GLYPHS = {"sunshine": "sun", "apples": "apple", "moon": "moon", "stars": "star", "books": "book"}
+SIDE_WORDS = {"N": "north", "E": "east", "S": "south", "W": "west"}
+
+
+def wall_points(row: int, col: int, side: str) -> tuple[tuple[int, int], tuple[int, int]]:
+    """The lattice points at the ends of a cell's side."""
+    return {
+        "N": ((row, col), (row, col + 1)),
+        "E": ((row, col + 1), (row + 1, col + 1)),
+        "S": ((row + 1, col), (row + 1, col + 1)),
+        "W": ((row, col), (row + 1, col)),
+    }[side]
+
+
+def tile_words(number: int) -> str:
+    found = tile(number)
+    walled = f", wall on the {SIDE_WORDS[found.wall]}" if found.wall else ""
+    return f"{found.face} {found.shape}, likes {found.like}{walled}"
+
+
+def clop_cell(at: tuple[int, int], number: int) -> Cell:
+    if not number:
+        return Cell(at, fill="empty", glyph="", label="empty space")
+    found = tile(number)
+    return Cell(
+        at,
+        fill=FACE_FILLS[found.face],
+        glyph=found.shape,
+        text=FACE_TEXTS[found.face],
+        badge=LIKE_GLYPHS[found.like],
+        label=tile_words(number),
+    )
+
+
+def describe(state: SwapClops, marks: tuple[Mark, ...] = (), clickable: tuple[Kind, ...] = ()) -> Scene:
+    """The board with `marks` (default: the last swap), taking clicks on `clickable` kinds of place."""
+    cells = []
+    walls = []
+    for space in range(SPACES):
+        at = place_of(space)
+        number = state.board[space]
+        cells.append(clop_cell(at, number))
+        if number and tile(number).wall:
+            walls.append(Edge(*wall_points(*at, tile(number).wall), style="wall"))
+    if not marks:
+        marks = tuple(Mark("cell", place_of(space), style="last") for space in state.last_swap)
+    board = Board("clops", "The clops", SIZE, SIZE, tuple(cells), tuple(walls), (), marks, clickable=clickable)
+    scores = ", ".join(f"player {seat}: {points}" for seat, points in enumerate(state.scores()))
+    last = " The end is triggered: this round is the last." if state.triggered else ""
+    status = f"Round {state.round}. Supply: {len(state.supply)} tiles. Scores: {scores}.{last}"
+    return Scene((board,), title="Swap Clops", status=status, zoom=1.5)
