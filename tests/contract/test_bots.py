@@ -49,10 +49,12 @@ def _chi_square_limit(degrees: int) -> float:
 def test_the_random_bot_is_uniform_over_the_legal_actions(game: str) -> None:
     kit = declaration(game)
     tested = 0
-    for state, seat in decision_samples(game):
+    choices = [(state, seat) for state, seat in decision_samples(game) if len(state.legal_actions(seat)) >= 2]
+    small = [(state, seat) for state, seat in choices if len(state.legal_actions(seat)) <= MOST_ACTIONS_TESTED]
+    # A game whose every decision offers more (Swap Clops: hundreds of swaps) is checked at its smallest one.
+    smallest = min(choices, key=lambda sample: len(sample[0].legal_actions(sample[1])), default=None)
+    for state, seat in small or ([smallest] if smallest else []):
         legal = state.legal_actions(seat)
-        if not 2 <= len(legal) <= MOST_ACTIONS_TESTED:
-            continue
         view = state.view(seat)
         draws = UNIFORM_DRAWS_PER_ACTION * len(legal)
         counts = Counter(kit.make_bot(RANDOM, seed).choose(view, seat) for seed in range(draws))
@@ -62,4 +64,4 @@ def test_the_random_bot_is_uniform_over_the_legal_actions(game: str) -> None:
         kind = decision_kind(state, seat)
         assert statistic < _chi_square_limit(len(legal) - 1), f"{game}, {kind}: {dict(counts)} is not uniform"
         tested += 1
-    assert tested, f"no sample position of {game} had between 2 and {MOST_ACTIONS_TESTED} legal actions"
+    assert tested, f"no sample position of {game} had two or more legal actions"
