@@ -260,7 +260,7 @@ def test_refill_order_is_hidden_views_hold_no_seed_samples_draw_their_own() -> N
     for k in range(8):
         sample = view.determinize(random.Random(k))
         sample.apply("swap 0,3 with 7,7")
-        refills.add(tuple(sample.board[0:3]))
+        refills.add(tuple(sample.board[0:3]))  # type: ignore[attr-defined]
     assert len(refills) > 1
 
 
