@@ -1,0 +1,68 @@
+"""Swap Clops bots: how long each thinks per move, and how they fare against each other.
+
+Each line-up plays seeded 2-player games (seat order swapped every other game). Every `choose` call is
+timed (wall clock) on the view of the seat to move; the table gives the median and the 90th percentile per
+bot, and each line-up's win share of the first bot with a Wilson 95% interval.
+
+Run:  .venv/bin/python bench/swap_clops.py [--games N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import statistics
+import time
+
+from cliplab.engine import spec
+from cliplab.kit import declaration
+
+LINEUPS = (("heuristic", "random"), ("search", "random"), ("search", "heuristic"))
+
+
+def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
+    if not games:
+        return 0.0, 1.0
+    share = wins / games
+    centre = (share + z * z / (2 * games)) / (1 + z * z / games)
+    half = z * math.sqrt(share * (1 - share) / games + z * z / (4 * games * games)) / (1 + z * z / games)
+    return centre - half, centre + half
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=40, help="games per line-up")
+    games = parser.parse_args().games
+    kit = declaration("swap_clops")
+    times: dict[str, list[float]] = {}
+    print(f"{'line-up':<22}{'games':>6}{'first wins':>12}{'95% interval':>18}")
+    for first, second in LINEUPS:
+        wins = 0.0
+        for seed in range(games):
+            names = (first, second) if seed % 2 == 0 else (second, first)
+            bots = [kit.make_bot(name, seed * 10 + seat) for seat, name in enumerate(names)]
+            state = spec("swap_clops").new(2, seed)
+            while state.outcome() is None:
+                seat = state.current_player()
+                view = state.view(seat)
+                started = time.perf_counter()
+                action = bots[seat].choose(view, seat)
+                times.setdefault(names[seat], []).append(time.perf_counter() - started)
+                state.apply_fast(action, seat)
+            outcome = state.outcome()
+            assert outcome is not None
+            mine = names.index(first)
+            if mine in outcome.winners:
+                wins += 1 / len(outcome.winners)
+        low, high = wilson(wins, games)
+        print(f"{first + ' v ' + second:<22}{games:>6}{wins / games:>12.2f}{f'{low:.2f}-{high:.2f}':>18}")
+    print()
+    print(f"{'bot':<12}{'moves':>7}{'median ms':>11}{'p90 ms':>9}")
+    for name, spent in times.items():
+        ordered = sorted(spent)
+        p90 = ordered[int(0.9 * (len(ordered) - 1))]
+        print(f"{name:<12}{len(spent):>7}{1000 * statistics.median(spent):>11.1f}{1000 * p90:>9.1f}")
+
+
+if __name__ == "__main__":
+    main()
