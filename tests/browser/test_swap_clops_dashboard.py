@@ -1,0 +1,156 @@
+"""The Swap Clops dashboard in Voila, played by clicks: a whole seeded 2-player game (a person against the
+greedy bot) to its end, the legal partners lit after each first click, the scores on screen checked against
+the engine's outcome."""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Locator, Page
+
+from cliplab.engine import from_json
+from cliplab.games.swap_clops.bots import GreedyBot
+from cliplab.games.swap_clops.rules import Swap, SwapClops, place_of, space_of
+
+pytestmark = pytest.mark.browser
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+NOTEBOOK = REPO_ROOT / "notebooks" / "dashboards" / "swap_clops.ipynb"
+KERNEL_TIMEOUT_MS = 90_000
+STEP_TIMEOUT_MS = 20_000
+SEATS = ["person", "heuristic"]
+SEED = 7
+
+SNAPSHOT = """(app) => {
+  const text = (sel) => (app.querySelector(sel)?.innerText ?? '').trim();
+  const num = (el, a) => Number(el.getAttribute(a));
+  const buttons = [...app.querySelectorAll('button')]
+    .map((b) => [...b.classList].find((c) => /^(sc|tb)-/.test(c)))
+    .filter((c) => c && c !== 'tb-load');
+  const board = app.querySelector('.cl-board[data-board="clops"]');
+  const lit = [...(board?.querySelectorAll('rect.cl-mark-target') ?? [])]
+    .map((m) => [Math.floor(num(m, 'y') / 40), Math.floor(num(m, 'x') / 40)]);
+  const scores = [...app.querySelectorAll('.tb-score')].map((s) => [num(s, 'data-seat'), s.innerText.trim()]);
+  return {status: text('.tb-status'), message: text('.tb-message'), result: text('.tb-result'),
+          log: text('.tb-log summary'), buttons, lit, scores};
+}"""
+
+
+class Dashboard:
+    def __init__(self, page: Page, js: Any, artifacts: Path) -> None:
+        self.page, self.js, self.artifacts = page, js, artifacts
+        self.app = page.locator(".tb-app")
+
+    def open(self, url: str) -> None:
+        self.page.goto(url, wait_until="commit", timeout=KERNEL_TIMEOUT_MS)
+        self.js.wait_for(self.page.locator(".tb-start"), timeout=KERNEL_TIMEOUT_MS)
+
+    def snapshot(self) -> dict[str, Any]:
+        return self.app.evaluate(SNAPSHOT)
+
+    def fail(self, why: str) -> None:
+        shot = self.artifacts / "swap_clops-stuck.png"
+        self.page.screenshot(path=str(shot), full_page=True)
+        snap = self.snapshot()
+        pytest.fail(f"{why}\n  status: {snap['status']!r}\n  message: {snap['message']!r}\n  screenshot: {shot}")
+
+    def settled(self, before: str | None) -> dict[str, Any]:
+        """The snapshot once it differs from `before`, no stale control is left and two reads agree."""
+        seen: list[str] = []
+        deadline = self.page.evaluate("Date.now()") + STEP_TIMEOUT_MS
+        while True:
+            now = json.dumps(self.snapshot(), sort_keys=True)
+            stale = self.page.locator("[data-sc-stale]").count()
+            if now != before and not stale and seen and seen[-1] == now:
+                return json.loads(now)
+            seen.append(now)
+            self.js.check()
+            if self.page.evaluate("Date.now()") > deadline:
+                self.fail("the dashboard did not answer")
+            self.page.wait_for_timeout(80)
+
+    def click(self, target: Locator) -> dict[str, Any]:
+        before = json.dumps(self.snapshot(), sort_keys=True)
+        self.app.evaluate(
+            """(app) => app.querySelectorAll('button').forEach((b) => {
+                 if ([...b.classList].some((c) => /^(sc|tb)-/.test(c) && !['tb-undo', 'tb-load', 'tb-new'].includes(c)))
+                   b.setAttribute('data-sc-stale', '1');
+               })"""
+        )
+        target.click()
+        return self.settled(before)
+
+    def cell(self, space: int) -> Locator:
+        r, c = place_of(space)
+        return self.app.locator(f".cl-board[data-board='clops'] g[data-kind='cell'][data-r='{r}'][data-c='{c}']")
+
+    def game(self) -> SwapClops:
+        href = self.app.locator("a.tb-save").get_attribute("href") or ""
+        text = base64.b64decode(href.split(",", 1)[1]).decode()
+        game = from_json(text)
+        assert isinstance(game, SwapClops)
+        return game
+
+    def start(self) -> dict[str, Any]:
+        for seat, kind in enumerate(SEATS):
+            label = kind if kind == "person" else f"{kind} bot"
+            self.app.locator(f".tb-seat-{seat} select").select_option(label=label)
+        seed_box = self.app.locator(".tb-seed input")
+        seed_box.fill(str(SEED))
+        seed_box.press("Tab")
+        return self.click(self.app.locator("button.tb-start"))
+
+
+@pytest.fixture(scope="session")
+def dashboard_url(voila_server: Any) -> str:
+    return voila_server(NOTEBOOK).url
+
+
+def test_a_seeded_game_played_by_clicks_ends_as_the_engine_says(
+    page: Page, js_errors: Any, artifacts_dir: Path, dashboard_url: str
+) -> None:
+    dash = Dashboard(page, js_errors, artifacts_dir)
+    dash.open(dashboard_url)
+    snap = dash.start()
+    person_swaps: list[str] = []
+    for _ in range(400):
+        if snap["result"]:
+            break
+        if "tb-bot-step" in snap["buttons"]:
+            snap = dash.click(dash.app.locator("button.tb-bot-step"))
+            continue
+        if "sc-pass" in snap["buttons"]:
+            person_swaps.append("pass")
+            snap = dash.click(dash.app.locator("button.sc-pass"))
+            continue
+        game = dash.game()
+        assert game.to_move() == (0,), f"the page waits for a person but the engine has {game.to_move()} to move"
+        swap = GreedyBot(len(person_swaps)).choose(game.view(0), 0)
+        assert isinstance(swap, Swap)
+        first, second = space_of(swap.row_a, swap.col_a), space_of(swap.row_b, swap.col_b)
+        snap = dash.click(dash.cell(first))
+        partners = {place_of(space) for space in (first, second)}
+        lit = {tuple(at) for at in snap["lit"]}
+        same_shape = sum(
+            1
+            for other in game.swaps()
+            if first in (space_of(other.row_a, other.col_a), space_of(other.row_b, other.col_b))
+        )
+        assert partners <= lit and len(lit) == same_shape + 1, "the picked clop and all its partners are lit"
+        person_swaps.append(str(swap))
+        snap = dash.click(dash.cell(second))
+    else:
+        dash.fail("the game did not end within 400 steps")
+
+    game = dash.game()
+    outcome = game.outcome()
+    assert outcome is not None
+    assert [int(points) for _, points in sorted(snap["scores"])] == list(outcome.scores)
+    assert [int(s) for s in re.findall(r"Player (\d+)", snap["result"])] == list(outcome.winners)
+    assert [str(action) for seat, action in game.log if seat == 0] == person_swaps
+    dash.page.screenshot(path=str(artifacts_dir / "swap_clops-end.png"), full_page=True)
