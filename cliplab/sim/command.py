@@ -13,6 +13,7 @@ left out at the end, or left empty, take their defaults ("snake" alone is the sn
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -189,24 +190,34 @@ def parse_sweep(text: str) -> tuple[str, list[str]]:
     return name.strip(), listed
 
 
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 def _simulate(args: argparse.Namespace, setup: Setup, out: str | None) -> pd.DataFrame:
     from .run import simulate
 
-    return simulate(
-        setup.game,
-        list(setup.bots),
-        args.games,
-        args.seed,
-        players=setup.players,
-        variant=setup.variant,
-        options=setup.options,
-        workers=args.workers,
-        executor=args.executor or ("dask" if args.scheduler else None),
-        scheduler=args.scheduler,
-        out=out,
-        chunk_size=args.chunk_size,
-        progress=not args.no_progress,
-    )
+    # A plain `kill` (SIGTERM) stops a run as Ctrl-C does: the worker processes are stopped with it and
+    # the finished chunks stay saved.
+    previous = signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        return simulate(
+            setup.game,
+            list(setup.bots),
+            args.games,
+            args.seed,
+            players=setup.players,
+            variant=setup.variant,
+            options=setup.options,
+            workers=args.workers,
+            executor=args.executor or ("dask" if args.scheduler else None),
+            scheduler=args.scheduler,
+            out=out,
+            chunk_size=args.chunk_size,
+            progress=not args.no_progress,
+        )
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _distribution(label: str, table: pd.DataFrame) -> str:

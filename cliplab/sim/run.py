@@ -90,7 +90,14 @@ def _submit_all(
     for attempt in range(2):
         pool = _POOLS.get(workers)
         if pool is None:
-            pool = _POOLS[workers] = ProcessPoolExecutor(max_workers=workers, mp_context=_process_context())
+            # Workers ignore Ctrl-C (SIGINT): the process that runs the pool hears it and stops them with
+            # SIGTERM; otherwise each idle worker of a kept pool prints a KeyboardInterrupt traceback.
+            pool = _POOLS[workers] = ProcessPoolExecutor(
+                max_workers=workers,
+                mp_context=_process_context(),
+                initializer=signal.signal,
+                initargs=(signal.SIGINT, signal.SIG_IGN),
+            )
         try:
             return pool, {pool.submit(play_chunk, setup, seed, start, stop): (start, stop) for start, stop in work}
         except BrokenProcessPool:

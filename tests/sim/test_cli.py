@@ -213,3 +213,41 @@ def test_killed_run_resumes(tmp_path: Path) -> None:
     assert not parts.exists()
     expected = simulate("click_crack", "random", 300, 11, options={"round_limit": 3}, progress=False)
     pd.testing.assert_frame_equal(read(out), expected)
+
+
+def _in_group(group: int) -> list[int]:
+    """The processes of a process group that are still alive (zombies left out)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == group and fields[0] != "Z":
+            found.append(int(stat.parent.name))
+    return found
+
+
+def test_kill_stops_a_run_with_its_workers_and_keeps_the_finished_chunks(tmp_path: Path) -> None:
+    out = tmp_path / "long.parquet"
+    command = [sys.executable, "-m", "cliplab.cli", "simulate", "click_crack", "--games", "200000"]
+    command += ["--workers", "2", "--chunk-size", "20", "--out", str(out), "--no-progress"]
+    process = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while not list((tmp_path / "long.parquet.parts").glob("part-*.parquet")):
+            assert process.poll() is None and time.monotonic() < deadline, "no chunk was saved within a minute"
+            time.sleep(0.05)
+        process.send_signal(signal.SIGTERM)
+        printed, _ = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+    assert process.returncode == 130
+    assert "interrupted: finished chunks are saved" in printed
+    deadline = time.monotonic() + 10
+    while _in_group(process.pid) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert _in_group(process.pid) == [], "a worker process outlived the stopped run"
