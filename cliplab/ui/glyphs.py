@@ -64,6 +64,6 @@ GLYPHS: dict[str, str] = {
     "recycling": _cycle(3),
     # Swap Clops likes (with "sun" and "star" above).
     "apple": _circle(0.5, 0.58, 0.32) + "M.47 .08H.55V.3H.47ZM.56 .16Q.72 .06 .82 .18Q.7 .28 .56 .22Z",
-    "moon": "M.62 .1A.4 .4 0 1 0 .62 .9A.3 .3 0 1 1 .62 .1Z",
+    "moon": "M.5 .08A.42 .42 0 0 0 .5 .92A.26 .42 0 0 1 .5 .08Z",
     "book": "M.1 .2H.46V.86H.1ZM.54 .2H.9V.86H.54Z",
 }

@@ -110,6 +110,8 @@ def draw_cell(cell: Cell, x: float, y: float, ids: str | None = None, in_grid: b
             body.append(_glyph(cell.badge, cx - size / 2, cy - size / 2, size, "#1d1d1d"))
         if cell.text:
             tx, ty = x + UNIT * (0.68 if glyph else 0.5), y + UNIT * (0.68 if glyph else 0.5)
+            if cell.badge:  # the badge holds the bottom-right corner: the text takes the top-right
+                tx, ty = x + UNIT * 0.74, y + UNIT * 0.26
             body.append(f'<text class="cl-text" x="{_num(tx)}" y="{_num(ty)}" fill="{ink}">{escape(cell.text)}</text>')
     return f"<g {attrs}>{''.join(body)}</g>"
 
