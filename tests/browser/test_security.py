@@ -603,7 +603,8 @@ def _reviewed_as(call: tuple[str, str, str]) -> tuple[str, str, str] | None:
     """The ALLOWED key that covers a found call (keys may hold shell patterns), or None."""
     if call in ALLOWED:
         return call
-    return next((key for key in ALLOWED if all(fnmatch(part, pattern) for part, pattern in zip(call, key, strict=True))), None)
+    matching = (key for key in ALLOWED if all(fnmatch(part, pattern) for part, pattern in zip(call, key, strict=True)))
+    return next(matching, None)
 
 
 def test_no_browser_data_reaches_code_files_or_processes() -> None:
