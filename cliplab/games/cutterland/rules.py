@@ -1,0 +1,919 @@
+"""Cutterland: cut landscape cards into one piece per player, draft the pieces, join them into a kingdom,
+place towers, walls and bridges, let the krakens and then the dragons hunt, and score the regions.
+Rules from seeds/001 with RULINGS.md; the rule names used in refusals follow the game's stages (cutting,
+picking, joining, tokens, hunt).
+
+Geometry. A card's cells are (row, col), rows 0-2 from the top and columns 0-3 from the left. A cut is
+written as three rows of four piece numbers: "cut card 17 as 1122 1122 3344" gives piece 1 the left two
+cells of the top two rows, and so on. Pieces are renumbered in reading order (the first cell is in piece
+1), so every cut has one spelling in the log. A kingdom is unbounded: its cells are (row, col) with any
+whole numbers; the first piece is joined with its top-left corner at 0,0. A piece turned `turns` quarter
+turns clockwise is joined with the top-left corner of its bounding box at the row and column named.
+
+A cell is a two-letter code (see content.py): its terrain (M meadow, S wasteland, W water) and what it
+shows (a monster letter, a token icon or "."). Token icons leave the cell when its piece is taken.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache, lru_cache
+from typing import Any, ClassVar
+
+from cliplab.engine import (
+    CHANCE,
+    Action,
+    ActionCodec,
+    ChanceNode,
+    GameSpec,
+    Option,
+    OptionValue,
+    Outcome,
+    PositionError,
+    State,
+    UniformChoice,
+    register,
+)
+from cliplab.engine.position import check_fields, integer, items, word
+from cliplab.grid import Transform, neighbours4, orient, parts
+
+from .content import CARD_COLS, CARD_ROWS, HOMES, MONSTERS, NOTHING, TERRAINS, TOKENS, card, deck
+
+Cell = tuple[int, int]
+Pair = tuple[Cell, Cell]
+
+CELLS = CARD_ROWS * CARD_COLS
+TOKEN_KINDS = ("tower", "wall", "bridge")
+TOKEN_OF_ICON = {icon: name for icon, name in TOKENS.items()}
+SIDES = ("east", "south", "west", "north")
+STEP = {"east": (0, 1), "south": (1, 0), "west": (0, -1), "north": (-1, 0)}
+GAME_OVER = "every card is cut and the monsters have hunted"
+
+
+# ----- actions ----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Deal(Action):
+    """Chance: the next card from the shuffled deck goes to a player."""
+
+    TEMPLATE: ClassVar[str] = "deal card {card} to player {seat}"
+    CHANCE: ClassVar[bool] = True
+    card: int
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Cut(Action):
+    """The active player cuts one of their cards: each row written as four piece numbers."""
+
+    TEMPLATE: ClassVar[str] = "cut card {card} as {top} {middle} {bottom}"
+    card: int
+    top: int
+    middle: int
+    bottom: int
+
+    def labels(self) -> tuple[int, ...] | None:
+        """The piece number of each cell in reading order, or None if a row is not four digits 1-9."""
+        found: list[int] = []
+        for row in (self.top, self.middle, self.bottom):
+            text = str(row)
+            if len(text) != CARD_COLS or not all("1" <= ch <= "9" for ch in text):
+                return None
+            found.extend(int(ch) for ch in text)
+        return tuple(found)
+
+
+@dataclass(frozen=True, slots=True)
+class Take(Action):
+    TEMPLATE: ClassVar[str] = "take piece {piece}"
+    piece: int
+
+
+@dataclass(frozen=True, slots=True)
+class Join(Action):
+    TEMPLATE: ClassVar[str] = "join at {row},{col} turned {turns}"
+    row: int
+    col: int
+    turns: int
+
+
+@dataclass(frozen=True, slots=True)
+class Tower(Action):
+    TEMPLATE: ClassVar[str] = "tower on {row},{col}"
+    row: int
+    col: int
+
+
+@dataclass(frozen=True, slots=True)
+class Wall(Action):
+    """A wall on the side of a cell; the log names it from the cell to its west or north (east or south)."""
+
+    TEMPLATE: ClassVar[str] = "wall {side} of {row},{col}"
+    CHOICES: ClassVar[dict[str, tuple[str, ...]]] = {"side": SIDES}
+    side: str
+    row: int
+    col: int
+
+
+@dataclass(frozen=True, slots=True)
+class Bridge(Action):
+    """A bridge from a cell over the next position to the cell beyond, named from its west or north end."""
+
+    TEMPLATE: ClassVar[str] = "bridge {side} from {row},{col}"
+    CHOICES: ClassVar[dict[str, tuple[str, ...]]] = {"side": SIDES}
+    side: str
+    row: int
+    col: int
+
+
+@dataclass(frozen=True, slots=True)
+class Keep(Action):
+    """Done placing: the tokens still held are kept (1 point each)."""
+
+    TEMPLATE: ClassVar[str] = "keep the other tokens"
+
+
+@dataclass(frozen=True, slots=True)
+class Feed(Action):
+    TEMPLATE: ClassVar[str] = "dragon at {row},{col} eats {prey_row},{prey_col}"
+    row: int
+    col: int
+    prey_row: int
+    prey_col: int
+
+
+KEEP = Keep()
+
+
+# ----- cutting a card: the legal partitions, enumerated once -------------------------------------------
+
+
+def _cells_of(mask: int) -> list[Cell]:
+    """The card cells of `mask` (bit i: cell i of a card in reading order)."""
+    return [divmod(i, CARD_COLS) for i in range(CELLS) if mask >> i & 1]
+
+
+def _hangs_together(mask: int) -> bool:
+    return len(parts(_cells_of(mask))) == 1
+
+
+@cache
+def _connected_masks() -> tuple[frozenset[int], dict[int, tuple[int, ...]]]:
+    """Every connected set of card cells, and those sets grouped by their first cell."""
+    found = [mask for mask in range(1, 1 << CELLS) if _hangs_together(mask)]
+    by_first: dict[int, list[int]] = {}
+    for mask in found:
+        by_first.setdefault(mask & -mask, []).append(mask)
+    return frozenset(found), {first: tuple(masks) for first, masks in by_first.items()}
+
+
+def _splits(rest: int, pieces: int) -> Iterable[tuple[int, ...]]:
+    connected, by_first = _connected_masks()
+    if pieces == 1:
+        if rest in connected:
+            yield (rest,)
+        return
+    for mask in by_first[rest & -rest]:
+        if mask & rest == mask and mask != rest:
+            for tail in _splits(rest & ~mask, pieces - 1):
+                yield (mask, *tail)
+
+
+@cache
+def partitions(pieces: int) -> tuple[tuple[int, ...], ...]:
+    """Every way to cut a card into `pieces` connected pieces: each cell's piece number in reading order,
+    pieces numbered by their first cell (146 ways for 2 pieces, 1350 for 3, 4325 for 4)."""
+    found = []
+    for masks in _splits((1 << CELLS) - 1, pieces):
+        labels = [0] * CELLS
+        for number, mask in enumerate(masks, start=1):
+            for i in range(CELLS):
+                if mask >> i & 1:
+                    labels[i] = number
+        found.append(tuple(labels))
+    return tuple(sorted(found))
+
+
+def renumbered(labels: Sequence[int]) -> tuple[int, ...]:
+    """The same cut with pieces numbered in reading order of their first cell."""
+    order: dict[int, int] = {}
+    return tuple(order.setdefault(label, len(order) + 1) for label in labels)
+
+
+def cut_of(card_number: int, labels: Sequence[int]) -> Cut:
+    rows = [int("".join(str(x) for x in labels[r * CARD_COLS : (r + 1) * CARD_COLS])) for r in range(CARD_ROWS)]
+    return Cut(card_number, *rows)
+
+
+@lru_cache(maxsize=1024)
+def cut_actions(card_number: int, pieces: int) -> tuple[Cut, ...]:
+    return tuple(cut_of(card_number, labels) for labels in partitions(pieces))
+
+
+def piece_cells(labels: Sequence[int], piece: int) -> list[Cell]:
+    return [divmod(i, CARD_COLS) for i, label in enumerate(labels) if label == piece]
+
+
+def cut_problem(labels: Sequence[int], pieces: int) -> str | None:
+    """Why `labels` is not a legal cut into `pieces` pieces, in a player's words, or None."""
+    made = sorted(set(labels))
+    if len(made) != pieces:
+        few = "too few" if len(made) < pieces else "too many"
+        return f"a card is cut into exactly {pieces} pieces, one per piece to take; this cut makes {len(made)} ({few})"
+    for piece in made:
+        cells_of_piece = piece_cells(labels, piece)
+        if len(parts(cells_of_piece)) != 1:
+            cells = " ".join(f"{r},{c}" for r, c in cells_of_piece)
+            return (
+                f"piece {piece} (cells {cells}) is not connected: each piece must hang together along cell edges"
+                " (touching corners is not enough)"
+            )
+    return None
+
+
+# ----- kingdoms: joining, regions, the hunt, the score --------------------------------------------------
+
+
+def turned(cells: Iterable[tuple[Cell, str]], turns: int) -> list[tuple[Cell, str]]:
+    """A piece's cells turned `turns` quarter turns clockwise, its bounding box's top-left at 0,0."""
+    codes = dict(cells)
+    moved = orient(codes, Transform(turns % 4))
+    return sorted((moved[cell], code) for cell, code in codes.items())
+
+
+def joins(kingdom: Mapping[Cell, str], piece: Sequence[tuple[Cell, str]]) -> list[Join]:
+    """Every legal way to join `piece` (card cells with codes) to `kingdom`, in a fixed order."""
+    if not kingdom:
+        return [Join(0, 0, turns) for turns in range(4)]
+    frontier = {n for cell in kingdom for n in neighbours4(cell) if n not in kingdom}
+    found = []
+    for turns in range(4):
+        shape = [cell for cell, _ in turned(piece, turns)]
+        anchors = {(fr - pr, fc - pc) for fr, fc in frontier for pr, pc in shape}
+        for ar, ac in sorted(anchors):
+            if not any((ar + pr, ac + pc) in kingdom for pr, pc in shape):
+                found.append(Join(ar, ac, turns))
+    return found
+
+
+def joined_cells(piece: Sequence[tuple[Cell, str]], join: Join) -> list[tuple[Cell, str]]:
+    return [((join.row + r, join.col + c), code) for (r, c), code in turned(piece, join.turns)]
+
+
+def pair(a: Cell, b: Cell) -> Pair:
+    return (a, b) if a < b else (b, a)
+
+
+@dataclass(frozen=True)
+class Kingdom:
+    """One player's kingdom with its placed towers, walls and bridges: the model the rules, the score and
+    the bots share (regions, what the krakens reach, which monsters a dragon may eat)."""
+
+    cells: Mapping[Cell, str]
+    towers: frozenset[Cell] = frozenset()
+    walls: frozenset[Pair] = frozenset()
+    bridges: frozenset[Pair] = frozenset()
+
+    def terrain(self, cell: Cell) -> str:
+        return self.cells[cell][0]
+
+    def monster(self, cell: Cell) -> str:
+        thing = self.cells[cell][1]
+        return thing if thing in MONSTERS else ""
+
+    def regions(self) -> list[list[Cell]]:
+        """The regions: cells of one terrain joined side by side where no wall stands, or by a bridge;
+        each region in reading order, the regions in the order of their first cells."""
+        found: list[list[Cell]] = []
+        for terrain in TERRAINS:
+            land = frozenset(cell for cell, code in self.cells.items() if code[0] == terrain)
+            found.extend(sorted(region) for region in parts(land, self.walls, self.bridges))
+        return sorted(found)
+
+    def region_of(self, cell: Cell) -> list[Cell]:
+        return next(region for region in self.regions() if cell in region)
+
+    def kraken_reach(self, kraken: Cell) -> list[Cell]:
+        """Kingdom cells a kraken reaches: its 8 neighbours unless walled off, and cells bridged to it."""
+        r, c = kraken
+        reach = []
+        for dr in (-1, 0, 1):
+            for dc in (-1, 0, 1):
+                target = (r + dr, c + dc)
+                if target == kraken or target not in self.cells:
+                    continue
+                if dr == 0 or dc == 0:
+                    open_way = pair(kraken, target) not in self.walls
+                else:
+                    # Diagonal: open unless both two-step routes (via the row, via the column) cross a wall.
+                    open_way = any(
+                        pair(kraken, middle) not in self.walls and pair(middle, target) not in self.walls
+                        for middle in ((r + dr, c), (r, c + dc))
+                    )
+                if open_way:
+                    reach.append(target)
+        reach.extend(b if a == kraken else a for a, b in self.bridges if kraken in (a, b))
+        return sorted(set(reach))
+
+    def kraken_catch(self) -> frozenset[Cell]:
+        """The monsters the krakens eat, all at once (each counted once): not krakens, not towered."""
+        eaten: set[Cell] = set()
+        for kraken in self.cells:
+            if self.cells[kraken][1] == "K":
+                eaten.update(
+                    cell
+                    for cell in self.kraken_reach(kraken)
+                    if self.monster(cell) and self.monster(cell) != "K" and cell not in self.towers
+                )
+        return frozenset(eaten)
+
+    def prey(self, dragon: Cell, eaten: Iterable[Cell]) -> list[Cell]:
+        """What a dragon may eat: a monster of its own region, not a dragon, not towered, not eaten yet."""
+        gone = set(eaten)
+        return [
+            cell
+            for cell in self.region_of(dragon)
+            if self.monster(cell) not in ("", "D") and cell not in self.towers and cell not in gone
+        ]
+
+    def dragons(self) -> list[Cell]:
+        return sorted(cell for cell, code in self.cells.items() if code[1] == "D")
+
+
+SCORE_LINES = (
+    "krakens' catches (2 each)",
+    "goblins (per region: 1 2, 2 5, 3 9, 4+ 14)",
+    "centaurs (per region with one: its cells)",
+    "dragon pairs (7 per region with exactly two)",
+    "turtles (in all: 1 10, 2 5, 3+ 0)",
+    "frogs (-2 each)",
+    "tokens kept (1 each)",
+)
+GOBLIN_POINTS = (0, 2, 5, 9, 14)
+TURTLE_POINTS = {1: 10, 2: 5}
+
+
+def score_lines(kingdom: Kingdom, caught: Iterable[Cell], eaten: Iterable[Cell], kept: int) -> list[int]:
+    """The points of each of SCORE_LINES: `caught` are the krakens' catches, `eaten` every eaten monster."""
+    caught = set(caught)
+    gone = caught | set(eaten)
+    goblins = centaurs = pairs = 0
+    for region in kingdom.regions():
+        alive = [kingdom.monster(cell) for cell in region if cell not in gone]
+        goblins += GOBLIN_POINTS[min(alive.count("G"), 4)]
+        centaurs += len(region) if "C" in alive else 0
+        pairs += 7 if alive.count("D") == 2 else 0
+    living = [kingdom.monster(cell) for cell in kingdom.cells if cell not in gone]
+    turtles = TURTLE_POINTS.get(living.count("T"), 0)
+    return [2 * len(caught), goblins, centaurs, pairs, turtles, -2 * living.count("F"), kept]
+
+
+def predicted_hunt(kingdom: Kingdom) -> tuple[frozenset[Cell], list[tuple[Cell, Cell]]]:
+    """The krakens' catch, then each dragon in reading order eating what leaves the best score (first such
+    prey on a tie): the hunt a player who looks one dragon ahead would choose."""
+    caught = kingdom.kraken_catch()
+    eaten: list[tuple[Cell, Cell]] = []
+    for dragon in kingdom.dragons():
+        if dragon in caught:
+            continue
+        gone = set(caught) | {prey for _, prey in eaten}
+        options = kingdom.prey(dragon, gone)
+        if options:
+            best = max(options, key=lambda cell: sum(score_lines(kingdom, caught, gone | {cell}, 0)))
+            eaten.append((dragon, best))
+    return caught, eaten
+
+
+# ----- the game ---------------------------------------------------------------------------------------
+
+
+class Cutterland(State):
+    """A game of Cutterland. Phases: deal, cut, take, join, tokens, dragons, over."""
+
+    CODEC: ClassVar[ActionCodec] = ActionCodec(Deal, Cut, Take, Join, Tower, Wall, Bridge, Keep, Feed)
+
+    def _setup(self) -> None:
+        n = self.players
+        self.cards_each = 4 if self.four_pieces else 3
+        self.phase = "deal"
+        self.hands: list[list[int]] = [[] for _ in range(n)]
+        self.cutter = 0
+        self.cut_card = 0
+        self.cut_labels: tuple[int, ...] = ()
+        self.pieces_left: list[int] = []
+        self.pick_order: list[int] = []
+        self.picks_made = 0
+        self.holding: tuple[tuple[Cell, str], ...] = ()  # the piece being joined, in card cells
+        self.kingdoms: list[dict[Cell, str]] = [{} for _ in range(n)]
+        self.tokens: list[dict[str, int]] = [dict.fromkeys(TOKEN_KINDS, 0) for _ in range(n)]
+        self.towers: list[set[Cell]] = [set() for _ in range(n)]
+        self.walls: list[set[Pair]] = [set() for _ in range(n)]
+        self.bridges: list[set[Pair]] = [set() for _ in range(n)]
+        self.placing = 0  # the seat placing tokens
+        self.caught: list[list[Cell]] = [[] for _ in range(n)]  # the krakens' catch of each kingdom
+        self.fed: list[list[tuple[Cell, Cell]]] = [[] for _ in range(n)]  # (dragon, prey) in order
+        self.hungry: list[tuple[int, Cell]] = []  # dragons still to eat, in order
+        start = self.config.start_fields()
+        if start is not None:
+            _begin_at(self, start)
+
+    # ----- facts ----------------------------------------------------------------------------------
+
+    @property
+    def four_pieces(self) -> bool:
+        return self.players == 2 and bool(self.option("two_player_four_pieces"))
+
+    @property
+    def pieces_per_card(self) -> int:
+        return 4 if self.four_pieces else self.players
+
+    def kingdom(self, seat: int) -> Kingdom:
+        return Kingdom(
+            self.kingdoms[seat],
+            frozenset(self.towers[seat]),
+            frozenset(self.walls[seat]),
+            frozenset(self.bridges[seat]),
+        )
+
+    def picker(self) -> int:
+        return self.pick_order[self.picks_made]
+
+    def piece_on_table(self, piece: int) -> list[tuple[Cell, str]]:
+        """A piece of the card being cut, with its codes as printed (token icons still on it)."""
+        printed = card(self.cut_card)
+        return [((r, c), printed.code(r, c)) for r, c in piece_cells(self.cut_labels, piece)]
+
+    def to_move(self) -> tuple[int, ...]:
+        phase = self.phase
+        if phase == "cut":
+            return (self.cutter,)
+        if phase in ("take", "join"):
+            return (self.picker(),)
+        if phase == "tokens":
+            return (self.placing,)
+        if phase == "dragons":
+            return (self.hungry[0][0],)
+        return ()
+
+    def _chance(self) -> ChanceNode | None:
+        if self.phase != "deal":
+            return None
+        # The next card off the shuffled deck, any card not dealt yet, equally likely, to the next seat.
+        dealt = {c for hand in self.hands for c in hand}
+        seat = len(dealt) % self.players
+        return UniformChoice(tuple(Deal(number, seat) for number in deck() if number not in dealt))
+
+    # ----- legality -------------------------------------------------------------------------------
+
+    def _legal(self, player: int) -> list[Action]:
+        phase = self.phase
+        if phase == "cut":
+            found: list[Action] = []
+            for number in self.hands[player]:
+                found.extend(cut_actions(number, self.pieces_per_card))
+            return found
+        if phase == "take":
+            return [Take(piece) for piece in self.pieces_left]
+        if phase == "join":
+            return list(joins(self.kingdoms[player], self.holding))
+        if phase == "tokens":
+            return [*self.token_placements(player), KEEP]
+        dragon = self.hungry[0][1]
+        return [Feed(*dragon, *prey) for prey in self.kingdom(player).prey(dragon, self.eaten(player))]
+
+    def token_placements(self, seat: int) -> list[Action]:
+        held = self.tokens[seat]
+        cells = self.kingdoms[seat]
+        found: list[Action] = []
+        if held["tower"]:
+            found.extend(
+                Tower(*cell) for cell in sorted(cells) if cells[cell][1] in MONSTERS and cell not in self.towers[seat]
+            )
+        for side in ("east", "south"):
+            dr, dc = STEP[side]
+            for r, c in sorted(cells):
+                near, far = (r + dr, c + dc), (r + 2 * dr, c + 2 * dc)
+                if held["wall"] and near in cells and pair((r, c), near) not in self.walls[seat]:
+                    found.append(Wall(side, r, c))
+                if (
+                    held["bridge"]
+                    and far in cells
+                    and cells[far][0] == cells[(r, c)][0]
+                    and pair((r, c), far) not in self.bridges[seat]
+                ):
+                    found.append(Bridge(side, r, c))
+        return found
+
+    def eaten(self, seat: int) -> set[Cell]:
+        return set(self.caught[seat]) | {prey for _, prey in self.fed[seat]}
+
+    def _normalize(self, player: int, action: Action) -> Action:
+        # A cut may number its pieces in any order; a wall or bridge may be named from either end.
+        if isinstance(action, Cut):
+            labels = action.labels()
+            if labels is not None:
+                return cut_of(action.card, renumbered(labels))
+        if isinstance(action, Wall | Bridge) and action.side in ("west", "north"):
+            dr, dc = STEP[action.side]
+            reach = 1 if isinstance(action, Wall) else 2
+            back = "east" if action.side == "west" else "south"
+            return type(action)(back, action.row + reach * dr, action.col + reach * dc)
+        return action
+
+    # ----- moving ---------------------------------------------------------------------------------
+
+    def _apply(self, player: int, action: Action) -> None:
+        if isinstance(action, Deal):
+            self.hands[action.seat].append(action.card)
+            if sum(len(hand) for hand in self.hands) == self.cards_each * self.players:
+                self.phase = "cut"
+        elif isinstance(action, Cut):
+            self._cut(player, action)
+        elif isinstance(action, Take):
+            self.holding = tuple(self.piece_on_table(action.piece))
+            self.pieces_left.remove(action.piece)
+            for _, code in self.holding:
+                if code[1] in TOKENS:
+                    self.tokens[player][TOKENS[code[1]]] += 1
+            self.phase = "join"
+        elif isinstance(action, Join):
+            for cell, code in joined_cells(self.holding, action):
+                self.kingdoms[player][cell] = code[0] + (code[1] if code[1] in MONSTERS else NOTHING)
+            self.holding = ()
+            self._after_join()
+        elif isinstance(action, Keep):
+            self._next_placer(player + 1)
+        elif isinstance(action, Feed):
+            self.fed[player].append(((action.row, action.col), (action.prey_row, action.prey_col)))
+            self.hungry.pop(0)
+            self._feed_dragons()
+        else:
+            self._place_token(player, action)
+
+    def _cut(self, player: int, action: Cut) -> None:
+        labels = action.labels()
+        assert labels is not None
+        self.hands[player].remove(action.card)
+        self.cut_card, self.cut_labels = action.card, labels
+        pieces = self.pieces_per_card
+        self.pieces_left = list(range(1, pieces + 1))
+        n = self.players
+        if self.four_pieces:
+            other = 1 - player
+            self.pick_order = [other, player, other, player]
+        else:
+            self.pick_order = [(player + k) % n for k in range(1, n + 1)]
+        self.picks_made = 0
+        self.phase = "take"
+
+    def _after_join(self) -> None:
+        self.picks_made += 1
+        if self.picks_made < len(self.pick_order):
+            self.phase = "take"
+            return
+        self.cut_card, self.cut_labels, self.pick_order, self.picks_made = 0, (), [], 0
+        n = self.players
+        for k in range(1, n + 1):
+            seat = (self.cutter + k) % n
+            if self.hands[seat]:
+                self.cutter = seat
+                self.phase = "cut"
+                return
+        self._next_placer(0)
+
+    def _place_token(self, player: int, action: Action) -> None:
+        if isinstance(action, Tower):
+            self.towers[player].add((action.row, action.col))
+            kind = "tower"
+        elif isinstance(action, Wall):
+            dr, dc = STEP[action.side]
+            self.walls[player].add(pair((action.row, action.col), (action.row + dr, action.col + dc)))
+            kind = "wall"
+        else:
+            assert isinstance(action, Bridge)
+            dr, dc = STEP[action.side]
+            self.bridges[player].add(pair((action.row, action.col), (action.row + 2 * dr, action.col + 2 * dc)))
+            kind = "bridge"
+        self.tokens[player][kind] -= 1
+        if not any(self.tokens[player].values()):
+            self._next_placer(player + 1)
+
+    def _next_placer(self, seat: int) -> None:
+        """Token placing passes to the next seat holding a token; after the last, the hunt."""
+        for candidate in range(seat, self.players):
+            if any(self.tokens[candidate].values()):
+                self.placing = candidate
+                self.phase = "tokens"
+                return
+        self._hunt()
+
+    def _hunt(self) -> None:
+        """The krakens eat all at once; then each surviving dragon, seat by seat in reading order, eats."""
+        for seat in range(self.players):
+            kingdom = self.kingdom(seat)
+            caught = kingdom.kraken_catch()
+            self.caught[seat] = sorted(caught)
+            self.hungry.extend((seat, dragon) for dragon in kingdom.dragons() if dragon not in caught)
+        self._feed_dragons()
+
+    def _feed_dragons(self) -> None:
+        """Dragons with nothing to eat go hungry, one with one choice eats it; the owner chooses otherwise."""
+        while self.hungry:
+            seat, dragon = self.hungry[0]
+            options = self.kingdom(seat).prey(dragon, self.eaten(seat))
+            if len(options) > 1:
+                self.phase = "dragons"
+                return
+            if options:
+                self.fed[seat].append((dragon, options[0]))
+            self.hungry.pop(0)
+        self.phase = "over"
+
+    # ----- scores and the end ---------------------------------------------------------------------
+
+    def kept(self, seat: int) -> int:
+        return sum(self.tokens[seat].values())
+
+    def score_lines(self, seat: int) -> list[int]:
+        """The points of each of SCORE_LINES: after the hunt, the real ones; before, the hunt as it would
+        go now (dragons eating as `predicted_hunt` says)."""
+        kingdom = self.kingdom(seat)
+        if self.phase in ("dragons", "over"):
+            return score_lines(kingdom, self.caught[seat], self.eaten(seat), self.kept(seat))
+        caught, eaten = predicted_hunt(kingdom)
+        return score_lines(kingdom, caught, (prey for _, prey in eaten), self.kept(seat))
+
+    def outcome(self) -> Outcome | None:
+        if self.phase != "over":
+            return None
+        scores = [sum(self.score_lines(seat)) for seat in range(self.players)]
+        return Outcome.ranked(scores, GAME_OVER)
+
+    def _sample_hidden(self, rng: random.Random) -> None:
+        # Every card dealt is face up and the deal draws from the seed when it happens: a view hides
+        # only the seed, so the deck's order is what a sample (with its fresh seed) draws anew.
+        return None
+
+    def _why_illegal(self, player: int, action: Action) -> tuple[str, str]:
+        from .explain import why_illegal
+
+        return why_illegal(self, player, action)
+
+    def __str__(self) -> str:
+        from .explain import render
+
+        return render(self)
+
+    def _repr_svg_(self) -> str:
+        # Drawing is imported only when a picture is asked for: the rules know no screen.
+        from cliplab.ui.svg import render
+
+        from .board import describe
+
+        return render(describe(self))
+
+
+# ----- start positions ----------------------------------------------------------------------------------
+
+POSITION_FIELDS = ("hands", "kingdoms", "tokens", "towers", "walls", "bridges", "cutter", "phase", "placing")
+POSITION_PHASES = ("cut", "tokens")
+
+
+def position(
+    players: int = 3,
+    seed: int = 0,
+    *,
+    hands: Sequence[Sequence[int]] | None = None,
+    kingdoms: Sequence[Sequence[tuple[int, int, str]]] | None = None,
+    tokens: Sequence[Mapping[str, int]] | None = None,
+    towers: Sequence[Sequence[Cell]] | None = None,
+    walls: Sequence[Sequence[Pair]] | None = None,
+    bridges: Sequence[Sequence[Pair]] | None = None,
+    cutter: int = 0,
+    phase: str | None = None,
+    placing: int = 0,
+    **options: Any,
+) -> Cutterland:
+    """A game of Cutterland that begins at the position these fields describe (PositionError if none can).
+
+    hands     each seat's uncut cards (deck numbers); left out with every other field: the ordinary deal
+    kingdoms  each seat's kingdom cells as (row, col, code), a code being a terrain letter (M, S, W) and a
+              monster letter (C D T G F K) or "." (token icons are taken with the pieces, never joined)
+    tokens    each seat's unplaced tokens, e.g. {"tower": 1, "wall": 0, "bridge": 2} (default none)
+    towers, walls, bridges
+              each seat's placed tokens: towers on cells with monsters; walls as two side-by-side cells;
+              bridges as two cells of one terrain two apart in a row or column
+    cutter    the seat to cut next (phase "cut"); it must hold a card
+    phase     "cut" (a turn begins) or "tokens" (every card is cut; seats place tokens from `placing` on);
+              left out: "cut" while any seat holds a card, else "tokens"
+    placing   phase "tokens": the seat placing now (seats before it are done)
+    options   the game's options (two_player_four_pieces)
+
+    A game's last turn: player 1 cuts its last card; player 0 holds a wall.
+
+    >>> game = position(2, hands=[[], [5]], kingdoms=[[(0, 0, "MC"), (0, 1, "M.")], [(0, 0, "WK")]],
+    ...                 tokens=[{"wall": 1}, {}], cutter=1)
+    >>> game.phase, game.to_move(), len(game.legal_actions())
+    ('cut', (1,), 146)
+
+    Placing tokens, then the hunt: the kraken at 0,0 would eat the goblin at 1,1 unless a tower saves it.
+
+    >>> hunt = position(2, kingdoms=[[(0, 0, "WK"), (0, 1, "S."), (1, 0, "S."), (1, 1, "SG")], [(0, 0, "MC")]],
+    ...                 tokens=[{"tower": 1}, {}])
+    >>> str(hunt.apply("tower on 1,1")), hunt.outcome().scores
+    ('tower on 1,1', (2, 1))
+    """
+    if all(value is None for value in (hands, kingdoms, tokens, towers, walls, bridges, phase)) and not cutter:
+        return Cutterland(SPEC.config(players, seed, **options))
+    n = players
+    fields: dict[str, Any] = {
+        "hands": [[] for _ in range(n)] if hands is None else [list(hand) for hand in hands],
+        "kingdoms": [[] for _ in range(n)] if kingdoms is None else [list(k) for k in kingdoms],
+        "tokens": [{} for _ in range(n)] if tokens is None else [dict(t) for t in tokens],
+        "towers": [[] for _ in range(n)] if towers is None else [sorted(t) for t in towers],
+        "walls": [[] for _ in range(n)] if walls is None else [sorted(pair(*w) for w in ws) for ws in walls],
+        "bridges": [[] for _ in range(n)] if bridges is None else [sorted(pair(*b) for b in bs) for bs in bridges],
+        "cutter": cutter,
+        "placing": placing,
+    }
+    if phase is not None:
+        fields["phase"] = phase
+    return Cutterland(SPEC.config(players, seed, **options).starting_at(fields))
+
+
+def position_of(game: Cutterland) -> dict[str, Any]:
+    """The fields of `position` that describe the game as it stands (at the start of a cut or while
+    tokens are placed)."""
+    if game.phase not in POSITION_PHASES:
+        raise PositionError("phase", f"a position is read when a cut begins or tokens are placed, not in {game.phase}")
+    n = game.players
+    return {
+        "hands": [list(hand) for hand in game.hands],
+        "kingdoms": [[(r, c, code) for (r, c), code in sorted(game.kingdoms[s].items())] for s in range(n)],
+        "tokens": [dict(game.tokens[s]) for s in range(n)],
+        "towers": [sorted(game.towers[s]) for s in range(n)],
+        "walls": [sorted(game.walls[s]) for s in range(n)],
+        "bridges": [sorted(game.bridges[s]) for s in range(n)],
+        "cutter": game.cutter,
+        "phase": game.phase,
+        "placing": game.placing,
+    }
+
+
+def _cell(value: Any, where: str) -> Cell:
+    found = items(value, where, 2)
+    return integer(found[0], f"{where}[0]"), integer(found[1], f"{where}[1]")
+
+
+def _begin_at(game: Cutterland, fields: dict[str, Any]) -> None:
+    """Check a start position's fields and set the game up there (called by _setup)."""
+    check_fields(fields, POSITION_FIELDS)
+    n = game.players
+    seen: dict[int, str] = {}
+    hands = []
+    for seat, hand in enumerate(items(fields.get("hands"), "hands", n)):
+        numbers = []
+        for k, value in enumerate(items(hand, f"hands[{seat}]")):
+            where = f"hands[{seat}][{k}]"
+            number = integer(value, where)
+            if number not in deck():
+                raise PositionError(where, f"there is no card {number} in the deck")
+            if number in seen:
+                raise PositionError(where, f"card {number} is in {seen[number]} already")
+            seen[number] = f"hands[{seat}]"
+            numbers.append(number)
+        if len(numbers) > game.cards_each:
+            raise PositionError(f"hands[{seat}]", f"a player holds at most {game.cards_each} cards")
+        hands.append(numbers)
+    kingdoms = [
+        _read_kingdom(value, f"kingdoms[{seat}]")
+        for seat, value in enumerate(items(fields.get("kingdoms"), "kingdoms", n))
+    ]
+    tokens = []
+    for seat, held in enumerate(items(fields.get("tokens"), "tokens", n)):
+        if not isinstance(held, Mapping):
+            raise PositionError(f"tokens[{seat}]", f"takes named counts (tower, wall, bridge), not {held!r}")
+        for name in held:
+            word(name, f"tokens[{seat}]", TOKEN_KINDS)
+        tokens.append(
+            {
+                kind: integer(held.get(kind, 0), f"tokens[{seat}].{kind}", 0, CELLS * game.cards_each)
+                for kind in TOKEN_KINDS
+            }
+        )
+    game.hands, game.kingdoms, game.tokens = hands, kingdoms, tokens
+    for seat in range(n):
+        _read_tokens_placed(game, seat, fields)
+    phase = word(fields.get("phase", "cut" if any(hands) else "tokens"), "phase", POSITION_PHASES)
+    if phase == "cut":
+        cutter = integer(fields.get("cutter", 0), "cutter", 0, n - 1)
+        if not hands[cutter]:
+            raise PositionError("cutter", f"seat {cutter} holds no card to cut")
+        game.cutter, game.phase = cutter, "cut"
+        return
+    if any(hands):
+        raise PositionError("hands", "tokens are placed once every card is cut: the hands must be empty")
+    placing = integer(fields.get("placing", 0), "placing", 0, n - 1)
+    game._next_placer(placing)
+
+
+def _read_kingdom(value: Any, where: str) -> dict[Cell, str]:
+    cells: dict[Cell, str] = {}
+    for k, entry in enumerate(items(value, where)):
+        at = f"{where}[{k}]"
+        row, col, code = items(entry, at, 3)
+        cell = (integer(row, f"{at}[0]"), integer(col, f"{at}[1]"))
+        if not isinstance(code, str) or len(code) != 2 or code[0] not in TERRAINS:
+            raise PositionError(
+                f"{at}[2]", f"a cell code is a terrain letter (M, S, W) and what it shows, not {code!r}"
+            )
+        thing = code[1]
+        if thing != NOTHING and (thing not in MONSTERS or code[0] not in HOMES[thing]):
+            raise PositionError(
+                f"{at}[2]", f"{code!r}: a kingdom cell shows a monster of its terrain or '.' (token icons are taken)"
+            )
+        if cell in cells:
+            raise PositionError(at, f"cell {cell} is listed twice")
+        cells[cell] = code
+    if len(cells) > 4 * CELLS * 4:
+        raise PositionError(where, "a kingdom holds at most the cells of the cards dealt")
+    return cells
+
+
+def _read_tokens_placed(game: Cutterland, seat: int, fields: dict[str, Any]) -> None:
+    cells = game.kingdoms[seat]
+    for k, value in enumerate(items(fields["towers"][seat] if "towers" in fields else [], f"towers[{seat}]")):
+        at = f"towers[{seat}][{k}]"
+        cell = _cell(value, at)
+        if cell not in cells or cells[cell][1] not in MONSTERS:
+            raise PositionError(at, f"a tower stands on a kingdom cell with a monster; {cell} is not one")
+        game.towers[seat].add(cell)
+    for name, reach, store in (("walls", 1, game.walls), ("bridges", 2, game.bridges)):
+        for k, value in enumerate(items(fields[name][seat] if name in fields else [], f"{name}[{seat}]")):
+            at = f"{name}[{seat}][{k}]"
+            a, b = (_cell(end, f"{at}[{e}]") for e, end in enumerate(items(value, at, 2)))
+            apart = sorted((abs(a[0] - b[0]), abs(a[1] - b[1])))
+            if a not in cells or b not in cells or apart != [0, reach]:
+                raise PositionError(at, f"{a} and {b} are not two kingdom cells {reach} apart in a row or column")
+            if reach == 2 and cells[a][0] != cells[b][0]:
+                raise PositionError(at, "a bridge joins two cells of the same terrain")
+            store[seat].add(pair(a, b))
+
+
+def _max_length(players: int, options: Mapping[str, OptionValue]) -> int:
+    # The deal; per card a cut, and a take and a join per piece; tokens and dragons at most one per cell.
+    four = players == 2 and bool(options["two_player_four_pieces"])
+    cards = players * (4 if four else 3)
+    pieces = 4 if four else players
+    return cards + cards * (1 + 2 * pieces) + 2 * players * 4 * CELLS * 4 + players
+
+
+SPEC = register(
+    GameSpec(
+        name="cutterland",
+        title="Cutterland",
+        summary="Cut landscape cards into one piece per player, draft them into kingdoms, then monsters hunt.",
+        min_players=2,
+        max_players=4,
+        default_players=3,
+        options=(
+            Option(
+                "two_player_four_pieces",
+                bool,
+                False,
+                "with 2 players: 4 cards each, each cut into 4 pieces, picks alternating from the other player",
+            ),
+        ),
+        state_class=Cutterland,
+        max_length=_max_length,
+        variants={"four_pieces": {"two_player_four_pieces": True}},
+        simultaneous=False,
+        hidden_information=False,
+        chance=True,
+    )
+)
+
+__all__ = [
+    "CHANCE",
+    "SCORE_LINES",
+    "SPEC",
+    "Bridge",
+    "Cut",
+    "Cutterland",
+    "Deal",
+    "Feed",
+    "Join",
+    "Keep",
+    "Kingdom",
+    "Take",
+    "Tower",
+    "Wall",
+    "cut_problem",
+    "partitions",
+    "position",
+    "position_of",
+    "predicted_hunt",
+]
