@@ -8,7 +8,9 @@
 // Hooks for tests: root div.cl-grid[data-mode][data-board][data-held][data-turns][data-render-ms][data-revision];
 // focus holder .cl-stage (tabindex=0, aria-activedescendant); buttons .cl-mode and .cl-rotate;
 // notice .cl-notice[data-tone][data-side]; live region .cl-live; .cl-hover / .cl-focused / .cl-held
-// classes on the SVG elements; overlays .cl-focus-ring, .cl-hover-ring, .cl-ghost, .cl-notice-mark.
+// classes on the SVG elements; overlays .cl-focus-ring, .cl-hover-ring, .cl-ghost, .cl-notice-mark;
+// .cl-preview groups (drawn hidden by Python) get .cl-preview-on while their place is hovered and
+// .cl-preview-focus while it holds the keyboard focus.
 
 const UNIT = 40; // viewBox pixels per cell, as in cliplab/ui/svg.py
 const SVG_NS = "http://www.w3.org/2000/svg";
@@ -328,12 +330,15 @@ function render({ model, el }) {
   // ------------------------------------------------------------------ focus ring and live region
   let focusRing = null;
   let focusedEl = null;
+  let focusPreview = null; // the focused place's preview (grid.css shows it only while keys are in use)
 
   function drawFocus() {
     if (focusRing) focusRing.remove();
     focusRing = null;
     if (focusedEl) focusedEl.classList.remove("cl-focused");
     focusedEl = null;
+    focusPreview?.classList.remove("cl-preview-focus");
+    focusPreview = null;
     stage.removeAttribute("aria-activedescendant");
     root.dataset.board = focus.board === TRAY ? "" : focus.board ?? "";
     root.dataset.mode = focus.kind;
@@ -368,6 +373,8 @@ function render({ model, el }) {
     board.overlay.append(focusRing);
     focusedEl = findTarget(board, focus.kind, r, c, r2, c2);
     if (focusedEl) focusedEl.classList.add("cl-focused");
+    focusPreview = previewFor(board, focusedEl);
+    focusPreview?.classList.add("cl-preview-focus");
     if (focusedEl && focusedEl.id) {
       stage.setAttribute("aria-activedescendant", focusedEl.id);
     }
@@ -644,10 +651,18 @@ function render({ model, el }) {
     return [board, ...["data-kind", "data-r", "data-c", "data-r2", "data-c2"].map((a) => node.getAttribute(a))].join("|");
   }
 
+  /** The hidden preview group Python drew for the place `node` names (what a click there would do). */
+  function previewFor(board, node) {
+    if (!node) return null;
+    const place = ["data-kind", "data-r", "data-c", "data-r2", "data-c2"].map((a) => node.getAttribute(a) ?? "").join("|");
+    return board.el.querySelector(`:scope > .cl-preview[data-for="${CSS.escape(place)}"]`);
+  }
+
   function hideHover() {
     if (!hover) return;
     hover.el.classList.remove("cl-hover");
     hover.ring?.remove();
+    hover.preview?.classList.remove("cl-preview-on");
     hover = null;
   }
 
@@ -656,6 +671,8 @@ function render({ model, el }) {
     hideHover();
     if (!node) return;
     node.classList.add("cl-hover");
+    const preview = previewFor(board, node);
+    preview?.classList.add("cl-preview-on");
     let ring = null;
     if (node.getAttribute("data-kind") === "cell") {
       const r = Number(node.getAttribute("data-r"));
@@ -664,7 +681,7 @@ function render({ model, el }) {
       ring.setAttribute("class", "cl-hover-ring");
       board.overlay.prepend(ring);
     }
-    hover = { el: node, ring, key: hoverKey(node) };
+    hover = { el: node, ring, preview, key: hoverKey(node) };
   }
 
   function restoreHover(key) {

@@ -80,7 +80,18 @@ class Mark:
     kind: Kind
     at: Coord
     to: Coord | None = None  # the second end point of a segment
-    style: Literal["target", "last", "ghost"] = "target"
+    style: Literal["target", "last", "ghost", "preview", "fresh"] = "target"  # fresh: flashes when drawn
+
+
+@dataclass(frozen=True, slots=True)
+class Preview:
+    """Marks shown only while the pointer or the keyboard focus rests on one clickable place of a board:
+    what a click there would do (the clops a swap collects, where a walk lands)."""
+
+    kind: Kind
+    at: Coord
+    marks: tuple[Mark, ...]
+    to: Coord | None = None  # the second end point of a segment
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +106,7 @@ class Board:
     marks: tuple[Mark, ...] = ()
     clickable: tuple[Kind, ...] = ()  # what a click on this board may name
     accepts_pieces: bool = False  # pieces from the tray may be dropped here
+    previews: tuple[Preview, ...] = ()  # shown by the widget on hover or focus; hidden in a still picture
 
     def __post_init__(self) -> None:
         # Ids end up inside element ids and CSS selectors in the browser.

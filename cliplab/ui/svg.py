@@ -14,7 +14,7 @@ from functools import lru_cache
 from html import escape
 
 from .glyphs import GLYPHS
-from .scene import PALETTE, SEAT_COLOURS, SEAT_GLYPHS, Board, Cell, Edge, Mark, Piece, Scene, spoken_cell
+from .scene import PALETTE, SEAT_COLOURS, SEAT_GLYPHS, Board, Cell, Edge, Mark, Piece, Preview, Scene, spoken_cell
 
 UNIT = 40  # pixels per cell in the viewBox; the picture scales to its container
 LABEL_HEIGHT = 1.0  # board labels, in cells (clear of tokens on the top row)
@@ -43,6 +43,12 @@ STYLE = """
 .cl-scene .cl-mark-target{stroke:#009E73;stroke-dasharray:5 3}
 .cl-scene .cl-mark-last{stroke:#CC79A7}
 .cl-scene .cl-mark-ghost{stroke:#0072B2;fill:#0072B2;fill-opacity:.25}
+.cl-scene .cl-mark-preview{stroke:#000000;stroke-width:4;fill:#ffffff;fill-opacity:.45}
+.cl-scene .cl-mark-fresh{stroke:#E69F00;stroke-width:4;fill:#E69F00;fill-opacity:0;animation:cl-fresh .6s ease-out 3}
+@keyframes cl-fresh{from{fill-opacity:.75}to{fill-opacity:0}}
+@media (prefers-reduced-motion:reduce){.cl-scene .cl-mark-fresh{animation:none}}
+.cl-scene .cl-preview{display:none}
+.cl-scene .cl-preview.cl-preview-on{display:inline}
 .cl-scene .cl-token circle{stroke:var(--cl-line,#1d1d1d);stroke-width:2}
 .cl-scene .cl-token text{fill:#fff;font-size:12px;font-weight:700;text-anchor:middle;dominant-baseline:central}
 .cl-scene .cl-hit{fill:transparent;stroke:transparent}
@@ -167,6 +173,14 @@ def _mark(mark: Mark) -> str:
     return f'<line class="{cls}" x1="{c * UNIT}" y1="{r * UNIT}" x2="{c2 * UNIT}" y2="{r2 * UNIT}"/>'
 
 
+def _preview(preview: Preview) -> str:
+    """A preview's marks in a hidden group the widget shows while its place is hovered or focused."""
+    to = preview.to or ("", "")
+    place = "|".join(str(part) for part in (preview.kind, *preview.at, *to))
+    marks = "".join(_mark(mark) for mark in preview.marks)
+    return f'<g class="cl-preview" aria-hidden="true" data-for="{place}">{marks}</g>'
+
+
 def _edge(edge: Edge) -> str:
     y1, x1, y2, x2 = (float(v) for v in (*edge.a, *edge.b))
     if edge.style == "link":
@@ -279,7 +293,8 @@ def draw_board(board: Board, ids: str | None = None) -> str:
         data_accepts_pieces="1" if board.accepts_pieces else None,
     )
     label = f'<text class="cl-label" x="0" y="{-UNIT * 0.5:.0f}">{escape(board.label)}</text>'
-    body = "".join(rows) + _grid_lines(board) + edges + "".join(_mark(m) for m in board.marks)
+    marks = "".join(_mark(m) for m in board.marks) + "".join(_preview(p) for p in board.previews)
+    body = "".join(rows) + _grid_lines(board) + edges + marks
     return f"<g {attrs}>{label}{body}{''.join(tokens)}{_hits(board.rows, board.cols, board.clickable, prefix)}</g>"
 
 

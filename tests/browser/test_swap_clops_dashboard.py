@@ -1,6 +1,6 @@
 """The Swap Clops dashboard in Voila, played by clicks: a whole seeded 2-player game (a person against the
-greedy bot) to its end, the legal partners lit after each first click, the scores on screen checked against
-the engine's outcome."""
+greedy bot) to its end, the legal partners lit after each first click, a hovered partner previewing what
+its swap collects, the refilled spaces flashing, the scores on screen checked against the engine's outcome."""
 
 from __future__ import annotations
 
@@ -33,11 +33,14 @@ SNAPSHOT = """(app) => {
     .map((b) => [...b.classList].find((c) => /^(sc|tb)-/.test(c)))
     .filter((c) => c && c !== 'tb-load');
   const board = app.querySelector('.cl-board[data-board="clops"]');
-  const lit = [...(board?.querySelectorAll('rect.cl-mark-target') ?? [])]
+  const places = (sel) => [...(board?.querySelectorAll(sel) ?? [])]
     .map((m) => [Math.floor(num(m, 'y') / 40), Math.floor(num(m, 'x') / 40)]);
+  const lit = places('rect.cl-mark-target');
+  const fresh = places('rect.cl-mark-fresh');
+  const previewed = places('.cl-preview-on rect.cl-mark-preview');
   const scores = [...app.querySelectorAll('.tb-score')].map((s) => [num(s, 'data-seat'), s.innerText.trim()]);
   return {status: text('.tb-status'), message: text('.tb-message'), result: text('.tb-result'),
-          log: text('.tb-log summary'), buttons, lit, scores};
+          log: text('.tb-log summary'), buttons, lit, fresh, previewed, scores};
 }"""
 
 
@@ -118,6 +121,7 @@ def test_a_seeded_game_played_by_clicks_ends_as_the_engine_says(
     dash.open(dashboard_url)
     snap = dash.start()
     person_swaps: list[str] = []
+    previews_seen = refills_seen = 0
     for _ in range(400):
         if snap["result"]:
             break
@@ -142,8 +146,20 @@ def test_a_seeded_game_played_by_clicks_ends_as_the_engine_says(
             if first in (space_of(other.row_a, other.col_a), space_of(other.row_b, other.col_b))
         )
         assert partners <= lit and len(lit) == same_shape + 1, "the picked clop and all its partners are lit"
+        dash.cell(second).hover()
+        previewed = {tuple(at) for at in dash.snapshot()["previewed"]}
+        assert previewed == {place_of(space) for space in game.outcome_of(swap)}, "the hover shows what it collects"
+        if previewed:
+            preview = dash.app.locator(".cl-preview-on rect.cl-mark-preview").first
+            assert preview.is_visible(), "the preview of the hovered swap is on the screen"
+            if not previews_seen:
+                dash.page.screenshot(path=str(artifacts_dir / "swap_clops-preview.png"))
+            previews_seen += 1
         person_swaps.append(str(swap))
         snap = dash.click(dash.cell(second))
+        refilled = {place_of(space) for space in dash.game().last_refilled}
+        assert {tuple(at) for at in snap["fresh"]} == refilled, "the refilled spaces flash after the swap"
+        refills_seen += bool(refilled)
     else:
         dash.fail("the game did not end within 400 steps")
 
@@ -153,4 +169,5 @@ def test_a_seeded_game_played_by_clicks_ends_as_the_engine_says(
     assert [int(points) for _, points in sorted(snap["scores"])] == list(outcome.scores)
     assert [int(s) for s in re.findall(r"Player (\d+)", snap["result"])] == list(outcome.winners)
     assert [str(action) for seat, action in game.log if seat == 0] == person_swaps
+    assert previews_seen and refills_seen, "the game showed at least one collecting preview and one refill"
     dash.page.screenshot(path=str(artifacts_dir / "swap_clops-end.png"), full_page=True)

@@ -6,7 +6,9 @@ its like as the badge, so that no trait is told by colour alone; a wall is a thi
 
 from __future__ import annotations
 
-from cliplab.ui.scene import Board, Cell, Edge, Kind, Mark, Scene
+from dataclasses import replace
+
+from cliplab.ui.scene import Board, Cell, Edge, Kind, Mark, Preview, Scene
 
 from .content import tile
 from .rules import SIZE, SPACES, SwapClops, place_of
@@ -48,19 +50,33 @@ def clop_cell(at: tuple[int, int], number: int) -> Cell:
     )
 
 
-def describe(state: SwapClops, marks: tuple[Mark, ...] = (), clickable: tuple[Kind, ...] = ()) -> Scene:
-    """The board with `marks` (default: the last swap), taking clicks on `clickable` kinds of place."""
+def describe(
+    state: SwapClops,
+    marks: tuple[Mark, ...] = (),
+    clickable: tuple[Kind, ...] = (),
+    previews: tuple[Preview, ...] = (),
+    labels: dict[int, str] | None = None,
+) -> Scene:
+    """The board with `marks` (default: the last swap), taking clicks on `clickable` kinds of place, with
+    `previews` shown on hover and `labels` (by space) said after a clop's own words."""
     cells = []
     walls = []
     for space in range(SPACES):
         at = place_of(space)
         number = state.board[space]
-        cells.append(clop_cell(at, number))
+        cell = clop_cell(at, number)
+        if labels and space in labels:
+            cell = replace(cell, label=f"{cell.label}; {labels[space]}")
+        cells.append(cell)
         if number and tile(number).wall:
             walls.append(Edge(*wall_points(*at, tile(number).wall), style="wall"))
     if not marks:
+        # The last swap, and the spaces its collection emptied and the supply refilled (these flash once).
         marks = tuple(Mark("cell", place_of(space), style="last") for space in state.last_swap)
-    board = Board("clops", "The clops", SIZE, SIZE, tuple(cells), tuple(walls), (), marks, clickable=clickable)
+        marks += tuple(Mark("cell", place_of(space), style="fresh") for space in state.last_refilled)
+    board = Board(
+        "clops", "The clops", SIZE, SIZE, tuple(cells), tuple(walls), (), marks, clickable=clickable, previews=previews
+    )
     scores = ", ".join(f"player {seat}: {points}" for seat, points in enumerate(state.scores()))
     last = " The end is triggered: this round is the last." if state.triggered else ""
     status = f"Round {state.round}. Supply: {len(state.supply)} tiles. Scores: {scores}.{last}"

@@ -1,7 +1,8 @@
 """Swap Clops at the shared table (cliplab.ui.table_app): the board, and swaps made by two clicks.
 
-The first click picks a clop: it and its legal partners (every other clop of its shape) are marked. A
-click on a partner swaps the two; a click on the picked clop again, or on another shape, picks anew. When
+The first click picks a clop: it and its legal partners (every other clop of its shape) are marked, and
+resting the pointer on a partner outlines the clops that swap would collect. A click on a partner swaps
+the two; a click on the picked clop again, or on another shape, picks anew. When
 no swap exists, a Pass button stands beside the board.
 """
 
@@ -13,7 +14,7 @@ from typing import Any
 import ipywidgets as w
 
 from cliplab.engine import CHANCE, Action, IllegalAction, State
-from cliplab.ui import Intent, Mark, Scene
+from cliplab.ui import Intent, Mark, Preview, Scene
 from cliplab.ui.table_app import Picture, button
 
 from .board import FACE_TEXTS, describe, tile_words
@@ -36,6 +37,10 @@ def partners(game: SwapClops, space: int) -> list[int]:
     return found
 
 
+def _swap_of(first: int, second: int) -> Swap:
+    return Swap(*place_of(min(first, second)), *place_of(max(first, second)))
+
+
 class SwapClopsPicture(Picture):
     def __init__(self, app: Any) -> None:
         super().__init__(app)
@@ -48,11 +53,19 @@ class SwapClopsPicture(Picture):
         game = _game(view)
         if not acting:
             return describe(game)
-        marks: tuple[Mark, ...] = ()
-        if self.picked is not None:
-            lit = [self.picked, *partners(game, self.picked)]
-            marks = tuple(Mark("cell", place_of(space), style="target") for space in lit)
-        return describe(game, marks, clickable=("cell",))
+        if self.picked is None:
+            return describe(game, (), clickable=("cell",))
+        found = partners(game, self.picked)
+        marks = tuple(Mark("cell", place_of(space), style="target") for space in [self.picked, *found])
+        previews = []
+        labels = {}
+        for space in found:
+            taken = game.outcome_of(_swap_of(self.picked, space))
+            previews.append(
+                Preview("cell", place_of(space), tuple(Mark("cell", place_of(t), style="preview") for t in taken))
+            )
+            labels[space] = f"a swap here collects {len(taken)} clops" if taken else "a swap here collects nothing"
+        return describe(game, marks, clickable=("cell",), previews=tuple(previews), labels=labels)
 
     def click(self, view: State, seat: int, intent: Intent) -> Action | None:
         game = _game(view)
@@ -69,7 +82,7 @@ class SwapClopsPicture(Picture):
             self.picked = space  # another shape: pick that clop instead
             return None
         self.picked = None
-        return Swap(*place_of(min(first, space)), *place_of(max(first, space)))
+        return _swap_of(first, space)
 
     def controls(self, view: State, seat: int) -> tuple[str, list[w.Widget]]:
         game = _game(view)
