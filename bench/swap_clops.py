@@ -4,35 +4,31 @@ Each line-up plays seeded 2-player games (seat order swapped every other game). 
 timed (wall clock) on the view of the seat to move; the table gives the median and the 90th percentile per
 bot, and each line-up's win share of the first bot with a Wilson 95% interval.
 
-Run:  .venv/bin/python bench/swap_clops.py [--games N]
+Run:  .venv/bin/python bench/swap_clops.py [--games N] [--csv FILE]
+(notebooks/teach/data/swap_clops_ladder.csv is `--games 500 --csv` of this script.)
 """
 
 from __future__ import annotations
 
 import argparse
-import math
+import csv
 import statistics
 import time
 
 from cliplab.engine import spec
 from cliplab.kit import declaration
+from cliplab.sim.metrics import wilson
 
 LINEUPS = (("heuristic", "random"), ("search", "random"), ("search", "heuristic"))
-
-
-def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
-    if not games:
-        return 0.0, 1.0
-    share = wins / games
-    centre = (share + z * z / (2 * games)) / (1 + z * z / games)
-    half = z * math.sqrt(share * (1 - share) / games + z * z / (4 * games * games)) / (1 + z * z / games)
-    return centre - half, centre + half
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=40, help="games per line-up")
-    games = parser.parse_args().games
+    parser.add_argument("--csv", help="also write every seat's result to this file (the teaching notebook's ladder)")
+    args = parser.parse_args()
+    games = args.games
+    rows: list[dict[str, object]] = []
     kit = declaration("swap_clops")
     times: dict[str, list[float]] = {}
     print(f"{'line-up':<22}{'games':>6}{'first wins':>12}{'95% interval':>18}")
@@ -54,6 +50,10 @@ def main() -> None:
             mine = names.index(first)
             if mine in outcome.winners:
                 wins += 1 / len(outcome.winners)
+            for seat, name in enumerate(names):
+                share = 1 / len(outcome.winners) if seat in outcome.winners else 0.0
+                rows.append({"lineup": f"{first} v {second}", "game_seed": seed, "seat": seat, "bot": name,
+                             "score": outcome.scores[seat], "win_share": share})  # fmt: skip
         low, high = wilson(wins, games)
         print(f"{first + ' v ' + second:<22}{games:>6}{wins / games:>12.2f}{f'{low:.2f}-{high:.2f}':>18}")
     print()
@@ -62,6 +62,12 @@ def main() -> None:
         ordered = sorted(spent)
         p90 = ordered[int(0.9 * (len(ordered) - 1))]
         print(f"{name:<12}{len(spent):>7}{1000 * statistics.median(spent):>11.1f}{1000 * p90:>9.1f}")
+    if args.csv:
+        with open(args.csv, "w", newline="") as stream:
+            writer = csv.DictWriter(stream, fieldnames=list(rows[0]))
+            writer.writeheader()
+            writer.writerows(rows)
+        print(f"\nevery seat's result in {args.csv}")
 
 
 if __name__ == "__main__":

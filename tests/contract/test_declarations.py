@@ -8,12 +8,15 @@ its score. The design metrics of every finished sample game are numbers.
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import pytest
 from contract_samples import decision_samples, finished_games
 
 from cliplab.engine import OptionError, State, games, spec
 from cliplab.kit import RANDOM, Declaration, declaration, resolve
+
+TEACH = Path(__file__).resolve().parents[2] / "notebooks" / "teach"
 
 
 @pytest.mark.parametrize("game", games())
@@ -26,6 +29,8 @@ def test_the_registered_name_finds_a_complete_declaration(game: str) -> None:
         assert callable(kit.bot_factory(bot)), f"{game}: bot {bot!r} is not a factory"
     for part in (kit.breakdown, kit.live_scores, kit.metrics, kit.drawing):
         assert part is not None, f"{game} declares no breakdown, live scores, metrics or drawing"
+    if kit.teach is not None:
+        assert (TEACH / f"{kit.teach}.ipynb").is_file(), f"{game} names a teaching notebook that is not there"
 
 
 @pytest.mark.parametrize("game", games())

@@ -26,30 +26,14 @@ from cliplab.games.swap_clops.rules import (
     layout,
     position,
     position_of,
+    quiet_fill,
 )
 
 
 def fill(board: list[list[int]], supply_size: int | None = None) -> tuple[list[list[int]], list[int]]:
-    """`board` with its empty spaces filled by clops that join nothing (no angry ones, no face of a
-    neighbour), and the supply: the unused tiles, or the first `supply_size` of them."""
-    used = {number for row in board for number in row if number}
-    spare = [t for t in tile_set().tiles if t.number not in used and t.face != "angry"]
-    for r in range(8):
-        for c in range(8):
-            if board[r][c]:
-                continue
-            near = {
-                tile(board[r + dr][c + dc]).face
-                for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
-                if 0 <= r + dr < 8 and 0 <= c + dc < 8 and board[r + dr][c + dc]
-            }
-            allowed = Counter(t.face for t in spare if t.face not in near)
-            face = allowed.most_common(1)[0][0]
-            chosen = next(t for t in spare if t.face == face)
-            spare.remove(chosen)
-            board[r][c] = chosen.number
-    rest = sorted({t.number for t in tile_set().tiles} - {n for row in board for n in row})
-    return board, rest if supply_size is None else rest[:supply_size]
+    """`board` made playable by the rules' quiet fill, and the supply (or its first `supply_size` tiles)."""
+    filled, rest = quiet_fill(board)
+    return filled, rest if supply_size is None else rest[:supply_size]
 
 
 def sketch(*rows: str, full: bool = False, players: int = 2, **fields: object) -> SwapClops:

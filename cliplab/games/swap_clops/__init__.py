@@ -19,7 +19,7 @@ GAME = Declaration(
     metrics="cliplab.games.swap_clops.score:metrics",
     timeouts=frozenset({ROUND_LIMIT}),
     position="cliplab.games.swap_clops.rules:position",
-    teach=None,
+    teach="swap_clops",
 )
 
 __all__ = ["GAME", "SPEC", "Draw", "Pass", "Swap", "SwapClops"]

@@ -16,6 +16,7 @@ House rule: `round_limit` stops a game in which nobody collects (a swap that col
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -400,6 +401,26 @@ def layout(rows: Sequence[str], taken: Sequence[int] = ()) -> list[list[int]]:
             row.append(0 if code == EMPTY else _pick(code, used, f"layout[{r}][{c}]"))
         board.append(row)
     return board
+
+
+def quiet_fill(board: Sequence[Sequence[int]]) -> tuple[list[list[int]], list[int]]:
+    """`board` with its empty spaces filled in reading order by clops that join nothing (no angry ones,
+    none of a neighbour's face), and the tiles left over for the supply: a sketch made playable."""
+    filled = [list(row) for row in board]
+    used = {number for row in filled for number in row if number}
+    spare = [t for t in _TILES if t.number not in used and t.face != "angry"]
+    for space in range(SPACES):
+        r, c = place_of(space)
+        if filled[r][c]:
+            continue
+        near = {FACE_OF[filled[o // SIZE][o % SIZE]] for o, _ in NEIGHBOURS[space] if filled[o // SIZE][o % SIZE]}
+        allowed = Counter(t.face for t in spare if t.face not in near)
+        face = allowed.most_common(1)[0][0]
+        chosen = next(t for t in spare if t.face == face)
+        spare.remove(chosen)
+        filled[r][c] = chosen.number
+    on_board = {number for row in filled for number in row}
+    return filled, [t.number for t in _TILES if t.number not in on_board]
 
 
 def _pick(code: str, used: set[int], where: str) -> int:
