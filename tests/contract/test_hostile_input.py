@@ -1,0 +1,130 @@
+"""Fuzzing every registered game with hostile action texts and saves (hypothesis).
+
+Each input must end in the typed error (IllegalAction for an action, SaveError for a save) or be accepted;
+a refused action leaves the state exactly as it was; and no input may allocate more than a few megabytes
+on the way (work that grows with a number in the input shows as memory). The texts are built from the
+game's own action templates with the worst values we can think of (huge and negative numbers, long words,
+stray unicode), so they reach the rules rather than stopping at the parser.
+"""
+
+from __future__ import annotations
+
+import json
+import string
+import tracemalloc
+from collections.abc import Callable
+from dataclasses import fields
+from typing import Any, get_type_hints
+
+import pytest
+from contract_samples import decision_samples, finished_games
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from cliplab.engine import Action, IllegalAction, SaveError, State, from_json, games, to_json
+
+MEMORY_BOUND = 16_000_000  # bytes one input may allocate at its peak
+EXAMPLES = 30  # per game and kind of action, or per game for saves
+
+_numbers = st.one_of(
+    st.integers(-3, 12),
+    st.integers(-(10**6), 10**6),
+    st.integers(10**5, 10**6 - 1),
+    st.text(string.digits, min_size=7, max_size=5000),
+)
+_words = st.one_of(st.text(string.ascii_letters + "_", min_size=1, max_size=40), st.text(max_size=40))
+
+
+def _fill(template: str, cls: type[Action], draw: Callable[[Any], Any]) -> str:
+    hints = get_type_hints(cls)
+    values = {}
+    for field in fields(cls):
+        if hints[field.name] is int:
+            values[field.name] = draw(_numbers)
+        else:
+            choices = cls.CHOICES.get(field.name, ())
+            values[field.name] = draw(st.sampled_from(choices) | _words) if choices else draw(_words)
+    return template.format(**values)
+
+
+def _hostile_text(cls: type[Action], draw: Callable[[Any], Any]) -> str:
+    text = _fill(cls.TEMPLATE, cls, draw)
+    return draw(st.sampled_from([text, text.upper(), text + " " + draw(_words), text * draw(st.integers(2, 40))]))
+
+
+def _action_cases() -> list[tuple[str, str]]:
+    return [
+        (game, cls.__name__)
+        for game in games()
+        for cls in type(decision_samples(game)[0][0]).CODEC.classes
+        if not cls.CHANCE
+    ]
+
+
+def _where_chosen(game: str, kind: str) -> list[tuple[State, int]]:
+    """The sample positions where an action of this kind is legal (all of them if it never is)."""
+    samples = decision_samples(game)
+    chosen = [(s, seat) for s, seat in samples if any(type(a).__name__ == kind for a in s.legal_actions(seat))]
+    return chosen or samples
+
+
+def _bounded(work: Callable[[], object]) -> object:
+    """Runs `work`, failing if it allocates more than the bound; returns its result or error."""
+    tracemalloc.start()
+    try:
+        result: object = work()
+    except Exception as err:  # the caller checks the type
+        result = err
+    finally:
+        _, peak = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+    assert peak < MEMORY_BOUND, f"allocated {peak:,} bytes"
+    return result
+
+
+@pytest.mark.parametrize(("game", "kind"), _action_cases(), ids=[f"{g}-{k}" for g, k in _action_cases()])
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
+@given(data=st.data())
+def test_a_hostile_action_text_is_refused_with_illegal_action_and_changes_nothing(
+    game: str, kind: str, data: Any
+) -> None:
+    state, seat = data.draw(st.sampled_from(_where_chosen(game, kind)))
+    cls = next(cls for cls in state.CODEC.classes if cls.__name__ == kind)
+    text = _hostile_text(cls, data.draw)
+    trial = state.clone()
+    before = trial.fingerprint()
+    result = _bounded(lambda: trial.apply(text, seat))
+    if isinstance(result, Exception):
+        assert isinstance(result, IllegalAction), f"{game}: {text!r} raised {result!r}"
+        assert trial.fingerprint() == before, f"{game}: the refused {text!r} changed the state"
+        assert len(str(result)) < 1000, f"{game}: the refusal of {text[:40]!r} echoes too much"
+
+
+def _mutations(record: dict[str, Any], draw: Callable[[Any], Any], state: State) -> list[Any]:
+    log = record["log"]
+    index = draw(st.integers(0, max(len(log) - 1, 0)))
+    swapped = [list(entry) for entry in log]
+    if swapped:
+        swapped[index][1] = _hostile_text(draw(st.sampled_from(state.CODEC.classes)), draw)
+    return [
+        {**record, "log": swapped},
+        {**record, "seed": draw(_numbers)},
+        {**record, "players": draw(_numbers)},
+        {**record, "options": {name: draw(_words | _numbers) for name in record["options"]}},
+        {**record, "log": log[: index + 1] * draw(st.integers(1, 50))},
+        {**record, "log": [[draw(st.integers(-5, 10**6)), text] for _, text in log]},
+        {**record, "start": draw(st.dictionaries(_words, _numbers | _words, max_size=5))},
+    ]
+
+
+@pytest.mark.parametrize("game", games())
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
+@given(data=st.data())
+def test_a_hostile_save_is_refused_with_save_error(game: str, data: Any) -> None:
+    state = data.draw(st.sampled_from(finished_games(game)))
+    record = json.loads(to_json(state))
+    mutated = data.draw(st.sampled_from(_mutations(record, data.draw, state)))
+    text = json.dumps(mutated)
+    text = data.draw(st.sampled_from([text, text[: data.draw(st.integers(0, len(text)))]]))
+    result = _bounded(lambda: from_json(text))
+    assert isinstance(result, State | SaveError), f"{game}: a mutated save raised {result!r}"
