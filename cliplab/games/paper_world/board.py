@@ -1,31 +1,34 @@
-"""Paper World drawn as board descriptions: the centre piles, then each player's landscape.
+"""Paper World drawn as board descriptions: the centre piles, a hand, and each player's landscape.
 
 The centre is one row of five cells, each a pile's top card (its value, its colour with that colour's
-glyph, the pile's size in words, a badge for the scissors logo). A landscape is a 5 x 5 window around
-the first stack (landscape cell (r, c) is drawn at (r + 2, c + 2)), so the 3 x 3 the landscape ends up in
-always fits whichever way it grows; each stack shows its top card and its height.
+glyph, the pile's size in words, a badge for the scissors logo). A hand is one row of cards, drawn only for
+a seat that may see it. A landscape is a 5 x 5 window around the first stack (landscape cell (r, c) is
+drawn at (r + 2, c + 2)), so the 3 x 3 the landscape ends up in always fits whichever way it grows; each
+stack shows its top card and its height; the stack under the scissors token is emphasised.
 """
 
 from __future__ import annotations
 
 from cliplab.ui.scene import Board, Cell, Kind, Mark, Scene
 
-from .rules import BURIED, PaperWorld, card
+from .rules import BURIED, HAND_LIMIT, PaperWorld, card
 
-# The game's colours on the Okabe-Ito palette (each with its glyph, so colour is never alone).
+# The game's colours are Okabe-Ito palette keys of the same names (each with its glyph).
 FILL = {"yellow": "yellow", "blue": "blue", "green": "green", "black": "black"}
 WINDOW = 5
 OFFSET = 2  # landscape (0, 0) is drawn at cell (2, 2)
+SCISSORS_GLYPH = "cross"
 
 
-def card_cell(at: tuple[int, int], number: int, words: str) -> Cell:
+def card_cell(at: tuple[int, int], number: int, words: str, emphasis: bool = False) -> Cell:
     shown = card(number)
     return Cell(
         at,
         fill=FILL[shown.colour],
         label=f"{shown}{words}",
         text=str(shown.value),
-        badge="cross" if shown.scissors else "",
+        emphasis=emphasis,
+        badge=SCISSORS_GLYPH if shown.scissors else "",
     )
 
 
@@ -34,10 +37,37 @@ def centre_board(game: PaperWorld, marks: tuple[Mark, ...] = (), clickable: tupl
     for pile, top in enumerate(game.tops()):
         size = len(game.piles[pile])
         if top is None or top == BURIED:
-            cells.append(Cell((0, pile), fill="empty", glyph="", label=f"pile {pile}: empty"))
+            cells.append(Cell((0, pile), fill="empty", glyph="", label=f"pile {pile + 1}: empty"))
         else:
-            cells.append(card_cell((0, pile), top, f" on pile {pile}, {size} card{'s' * (size != 1)}"))
-    return Board("centre", "Centre piles", 1, 5, tuple(cells), marks=marks, clickable=clickable)
+            cells.append(card_cell((0, pile), top, f" on pile {pile + 1}, {size} card{'s' * (size != 1)}"))
+    piles = game.piles_left()
+    return Board(
+        "centre", f"Centre: {piles} pile{'s' * (piles != 1)} left", 1, 5, tuple(cells), marks=marks, clickable=clickable
+    )
+
+
+def hand_board(
+    game: PaperWorld,
+    seat: int,
+    picked: int | None = None,
+    marks: tuple[Mark, ...] = (),
+    clickable: tuple[Kind, ...] = (),
+) -> Board:
+    """A seat's hand in card order; drawn only from a view in which the seat's cards show."""
+    hand = game.hands[seat]
+    cells = tuple(
+        card_cell((0, k), number, " in hand" + (", picked" if k == picked else ""), emphasis=k == picked)
+        for k, number in enumerate(hand)
+    )
+    return Board(
+        "hand",
+        f"Hand: {len(hand)} card{'s' * (len(hand) != 1)} (limit {HAND_LIMIT})",
+        1,
+        max(HAND_LIMIT, len(hand)),
+        cells,
+        marks=marks,
+        clickable=clickable,
+    )
 
 
 def landscape_board(
@@ -45,12 +75,10 @@ def landscape_board(
 ) -> Board:
     cells = []
     for (r, c), stack in sorted(game.lands[seat].items()):
-        token = game.scissors is not None and game.scissors == (seat, r, c)
+        token = game.scissors == (seat, r, c)
         words = f", stack of {len(stack)}" + (", under the scissors token" if token else "")
-        cell = card_cell((r + OFFSET, c + OFFSET), stack[-1], words)
-        if token:
-            cell = Cell(cell.at, cell.fill, "cross", cell.label, cell.text, True, False, cell.badge)
-        cells.append(cell)
+        # The token lies on a scissors card (the badge): the emphasis and the words mark it.
+        cells.append(card_cell((r + OFFSET, c + OFFSET), stack[-1], words, emphasis=token))
     scissors = " (holds the scissors)" if game.holds_scissors(seat) else ""
     return Board(
         f"land-{seat}",

@@ -5,9 +5,9 @@ Rules from seeds/004 with RULINGS.md (which stands over the seed). The rule name
 rulebook: take, hand limit, place, rising stacks, skip, landscape, scissors, objectives, end, pass.
 
 A turn is a few decisions in a row, so that no action lists every combination:
-- "take colour yellow" / "take value 3" (then, above 9 cards, "discard card N" until 9 are left), or
+- "take colour yellow" / "take value 3" (then, above 9 cards, "discard card N face down" until 9 are left), or
 - "place card N at R C" once per card (all of one colour or all of one value), each possibly followed by
-  "discard card N" to pay for the skip and by "move the scissors" / "leave the scissors", then "end the
+  "discard card N face down" to pay for the skip and by "move the scissors" / "leave the scissors", then "end the
   turn".
 Landscape cells are (row, column) counted from the first stack, which always lies at (0, 0): the first
 stack may go anywhere, so where it lies only matters relative to the others.
@@ -103,7 +103,7 @@ class TakeValue(Action):
 class Discard(Action):
     """A card from hand to one's own face-down discard pile: over the hand limit, or to pay for a skip."""
 
-    TEMPLATE: ClassVar[str] = "discard card {card}"
+    TEMPLATE: ClassVar[str] = "discard card {card} face down"
     SECRET: ClassVar[bool] = True
     card: int
 
