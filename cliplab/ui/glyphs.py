@@ -66,4 +66,8 @@ GLYPHS: dict[str, str] = {
     "apple": _circle(0.5, 0.58, 0.32) + "M.47 .08H.55V.3H.47ZM.56 .16Q.72 .06 .82 .18Q.7 .28 .56 .22Z",
     "moon": "M.5 .08A.42 .42 0 0 0 .5 .92A.26 .42 0 0 1 .5 .08Z",
     "book": "M.1 .2H.46V.86H.1ZM.54 .2H.9V.86H.54Z",
+    # Cutterland's bonus tokens: a tower with battlements, a brick wall, an arched bridge.
+    "tower": "M.25 .12H.37V.24H.44V.12H.56V.24H.63V.12H.75V.4H.68V.9H.32V.4H.25Z",
+    "wall": "M.06 .2H.46V.44H.06ZM.54 .2H.94V.44H.54ZM.06 .52H.26V.76H.06ZM.34 .52H.66V.76H.34ZM.74 .52H.94V.76H.74Z",
+    "bridge": "M.04 .34H.96V.76H.8Q.8 .5 .5 .5Q.2 .5 .2 .76H.04Z",
 }

@@ -78,7 +78,7 @@ def _read_cells(text: Any, file: str, entry: str) -> tuple[tuple[str, ...], ...]
 def _check_code(code: str, file: str, where: str) -> None:
     if len(code) != 2:
         raise ContentError(file, where, f"{code!r} is not a two-letter cell code (terrain, then what it shows)")
-    terrain, thing = code
+    terrain, thing = code[0], code[1]
     if terrain not in TERRAINS:
         known = ", ".join(f"{k} {v}" for k, v in TERRAINS.items())
         raise ContentError(file, where, f"{terrain!r} is not a terrain ({known})")

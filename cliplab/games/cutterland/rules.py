@@ -438,6 +438,14 @@ class Cutterland(State):
             frozenset(self.bridges[seat]),
         )
 
+    def pick_order_of(self, cutter: int) -> list[int]:
+        """Who takes the pieces of a card `cutter` cuts, in order: from the cutter's left clockwise, the
+        cutter last (with four pieces for two, the two alternate, the other player first)."""
+        if self.four_pieces:
+            other = 1 - cutter
+            return [other, cutter, other, cutter]
+        return [(cutter + k) % self.players for k in range(1, self.players + 1)]
+
     def picker(self) -> int:
         return self.pick_order[self.picks_made]
 
@@ -560,12 +568,7 @@ class Cutterland(State):
         self.cut_card, self.cut_labels = action.card, labels
         pieces = self.pieces_per_card
         self.pieces_left = list(range(1, pieces + 1))
-        n = self.players
-        if self.four_pieces:
-            other = 1 - player
-            self.pick_order = [other, player, other, player]
-        else:
-            self.pick_order = [(player + k) % n for k in range(1, n + 1)]
+        self.pick_order = self.pick_order_of(player)
         self.picks_made = 0
         self.phase = "take"
 

@@ -1,0 +1,227 @@
+"""Cutterland drawn as board descriptions: the cards in hand or on the table, and each kingdom.
+
+A cell is filled with its terrain's colour (meadow green with a tree, wasteland yellow with a sun, water
+sky blue with a wave), so no terrain is told by colour alone; a monster is its letter, a token icon or a
+placed tower a badge. Cuts are lines between cells, walls thick lines, a bridge the two railings of the
+position it spans. A kingdom is unbounded: its board is a window round its cells (`Window`), with room
+for a piece to be joined on any side while one is being joined.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass
+
+from cliplab.grid import parts, segment_points
+from cliplab.ui.scene import Board, Cell, Edge, Kind, Mark, Preview, Scene
+
+from .content import CARD_COLS, CARD_ROWS, MONSTERS, TERRAINS, TOKENS, card
+from .rules import Cutterland, Pair, piece_cells
+
+Coord = tuple[int, int]
+FILLS = {"M": "green", "S": "yellow", "W": "sky"}
+JOIN_ROOM = 4  # a piece's longest side: the room left round a kingdom while a piece is joined
+EATEN_MARK = "\u00d7"  # a multiplication sign before the eaten monster's letter
+
+
+@dataclass(frozen=True)
+class Window:
+    """The part of an unbounded kingdom a board shows: kingdom cell (r, c) is board cell (r - top, c - left)."""
+
+    top: int
+    left: int
+    rows: int
+    cols: int
+
+    def board_cell(self, cell: Coord) -> Coord:
+        return (cell[0] - self.top, cell[1] - self.left)
+
+    def kingdom_cell(self, at: Coord) -> Coord:
+        return (at[0] + self.top, at[1] + self.left)
+
+
+def window(game: Cutterland, seat: int) -> Window:
+    """The window round `seat`'s kingdom: one cell of room, or room for any piece while one is joined."""
+    cells = game.kingdoms[seat]
+    joining = game.phase == "join" and game.to_move() == (seat,)
+    if not cells:
+        return Window(0, 0, JOIN_ROOM, JOIN_ROOM) if joining else Window(0, 0, 1, 1)
+    room = JOIN_ROOM if joining else 1
+    rows = [r for r, _ in cells]
+    cols = [c for _, c in cells]
+    return Window(
+        min(rows) - room, min(cols) - room, max(rows) - min(rows) + 1 + 2 * room, max(cols) - min(cols) + 1 + 2 * room
+    )
+
+
+def code_words(code: str) -> str:
+    terrain, thing = code[0], code[1]
+    words = TERRAINS[terrain]
+    if thing in MONSTERS:
+        return f"{words} with a {MONSTERS[thing]}"
+    if thing in TOKENS:
+        return f"{words} with a {TOKENS[thing]} icon"
+    return words
+
+
+def land_cell(at: Coord, code: str, towered: bool = False, eaten: str = "") -> Cell:
+    """One cell of land: terrain fill, monster letter, token icon or tower badge; `eaten` says by whom."""
+    terrain, thing = code[0], code[1]
+    text = thing if thing in MONSTERS else ""
+    badge = TOKENS.get(thing, "tower" if towered else "")
+    label = code_words(code) + (", in a tower" if towered else "")
+    if eaten:
+        text, label = EATEN_MARK + thing, f"{label}, eaten by {eaten}"
+    return Cell(at, fill=FILLS[terrain], text=text, badge=badge, label=label)
+
+
+def wall_edge(wall: Pair, shift: Window | None = None) -> Edge:
+    a, b = wall if shift is None else (shift.board_cell(wall[0]), shift.board_cell(wall[1]))
+    return Edge(*segment_points((a, b)), style="wall")
+
+
+def bridge_edges(bridge: Pair, shift: Window) -> list[Edge]:
+    """The two railings of the position a bridge spans (its sides along the bridge)."""
+    (r1, c1), (r2, c2) = (shift.board_cell(end) for end in bridge)
+    mr, mc = (r1 + r2) // 2, (c1 + c2) // 2
+    if r1 == r2:
+        sides = [((mr, mc), (mr, mc + 1)), ((mr + 1, mc), (mr + 1, mc + 1))]
+    else:
+        sides = [((mr, mc), (mr + 1, mc)), ((mr, mc + 1), (mr + 1, mc + 1))]
+    return [Edge(a, b, style="bridge") for a, b in sides]
+
+
+def eaten_by(game: Cutterland, seat: int) -> dict[Coord, str]:
+    found = {cell: "a kraken" for cell in game.caught[seat]}
+    found.update({prey: f"the dragon at {dragon[0]},{dragon[1]}" for dragon, prey in game.fed[seat]})
+    return found
+
+
+def kingdom_board(
+    game: Cutterland,
+    seat: int,
+    marks: Iterable[Mark] = (),
+    clickable: tuple[Kind, ...] = (),
+    previews: tuple[Preview, ...] = (),
+    accepts_pieces: bool = False,
+) -> Board:
+    shift = window(game, seat)
+    kingdom = game.kingdoms[seat]
+    eaten = eaten_by(game, seat)
+    cells = []
+    for r in range(shift.rows):
+        for c in range(shift.cols):
+            spot = shift.kingdom_cell((r, c))
+            if spot in kingdom:
+                cells.append(land_cell((r, c), kingdom[spot], spot in game.towers[seat], eaten.get(spot, "")))
+            else:
+                cells.append(Cell((r, c), fill="paper", glyph="", label=f"no land ({spot[0]},{spot[1]})"))
+    edges = [wall_edge(wall, shift) for wall in sorted(game.walls[seat])]
+    for bridge in sorted(game.bridges[seat]):
+        edges += bridge_edges(bridge, shift)
+    return Board(
+        f"kingdom-{seat}",
+        f"Kingdom of player {seat}",
+        shift.rows,
+        shift.cols,
+        tuple(cells),
+        tuple(edges),
+        (),
+        tuple(marks),
+        clickable=clickable,
+        accepts_pieces=accepts_pieces,
+        previews=previews,
+    )
+
+
+def cut_edges(labels: tuple[int, ...]) -> list[Edge]:
+    """The lines between cells of different pieces of a cut card."""
+    found = []
+    for r in range(CARD_ROWS):
+        for c in range(CARD_COLS):
+            for near in ((r, c + 1), (r + 1, c)):
+                inside = near[0] < CARD_ROWS and near[1] < CARD_COLS
+                if inside and labels[r * CARD_COLS + c] != labels[near[0] * CARD_COLS + near[1]]:
+                    found.append(Edge(*segment_points(((r, c), near)), style="cut"))
+    return found
+
+
+def labels_of(cuts: Collection[Pair]) -> tuple[int, ...]:
+    """The pieces a set of cut segments makes of a card, numbered in reading order of their first cell."""
+    everything = [(r, c) for r in range(CARD_ROWS) for c in range(CARD_COLS)]
+    labels = [0] * len(everything)
+    for number, piece in enumerate(parts(everything, set(cuts)), start=1):
+        for r, c in piece:
+            labels[r * CARD_COLS + c] = number
+    return tuple(labels)
+
+
+def card_board(
+    number: int,
+    board_id: str,
+    label: str,
+    labels: tuple[int, ...] | None = None,
+    gone: Collection[int] = (),
+    marks: Iterable[Mark] = (),
+    clickable: tuple[Kind, ...] = (),
+    previews: tuple[Preview, ...] = (),
+) -> Board:
+    """A card, cut into `labels` pieces when given (the pieces in `gone` already taken, shown as holes)."""
+    printed = card(number)
+    cells = []
+    for r in range(CARD_ROWS):
+        for c in range(CARD_COLS):
+            piece = labels[r * CARD_COLS + c] if labels else 0
+            cell = land_cell((r, c), printed.code(r, c))
+            if piece:
+                cell = Cell(
+                    cell.at,
+                    cell.fill,
+                    None,
+                    f"piece {piece}: {cell.label}",
+                    cell.text,
+                    False,
+                    piece in gone,
+                    cell.badge,
+                )
+            cells.append(cell)
+    edges = cut_edges(labels) if labels else []
+    return Board(
+        board_id, label, CARD_ROWS, CARD_COLS, tuple(cells), tuple(edges), (), tuple(marks), clickable, False, previews
+    )
+
+
+def table_board(
+    game: Cutterland, marks: Iterable[Mark] = (), clickable: tuple[Kind, ...] = (), previews: tuple[Preview, ...] = ()
+) -> Board:
+    """The card being shared out, its pieces outlined, the pieces taken already gone."""
+    labels = game.cut_labels
+    gone = [p for p in range(1, game.pieces_per_card + 1) if p not in game.pieces_left]
+    return card_board(game.cut_card, "table", f"Card {game.cut_card}, cut", labels, gone, marks, clickable, previews)
+
+
+def piece_marks(game: Cutterland, piece: int, style: str = "target") -> tuple[Mark, ...]:
+    return tuple(Mark("cell", cell, style=style) for cell in piece_cells(game.cut_labels, piece))  # type: ignore[arg-type]
+
+
+def status_line(game: Cutterland) -> str:
+    scores = ", ".join(f"player {seat}: {sum(game.score_lines(seat))}" for seat in range(game.players))
+    if game.phase == "over":
+        return f"The hunt is over. Scores: {scores}."
+    cards = sum(len(hand) for hand in game.hands)
+    return f"Cards still to cut: {cards}. Scores if the hunt came now: {scores}."
+
+
+def describe(state: Cutterland, seat: int | None = None) -> Scene:
+    """The still picture: the card on the table (while its pieces are taken), the cards in hand, and every
+    kingdom (or only `seat`'s)."""
+    boards: list[Board] = []
+    if state.phase in ("take", "join") and state.cut_labels:
+        boards.append(table_board(state))
+    seats = range(state.players) if seat is None else [seat]
+    for who in seats:
+        boards.append(kingdom_board(state, who))
+    return Scene(tuple(boards), title="Cutterland", status=status_line(state), zoom=1.0)
+
+
+__all__ = ["Window", "card_board", "describe", "kingdom_board", "labels_of", "table_board", "window"]
