@@ -58,7 +58,7 @@ def objective(name: str) -> int:
 
 
 # Objectives that none of the small positions below reaches by accident.
-QUIET = [objective("nine stacks"), objective("18 stars showing"), objective("line summing to 12")]
+QUIET = [objective("nine stacks"), objective("18 stars showing"), objective("line summing to 11")]
 
 
 def build(players: int = 2, **fields: object) -> PaperWorld:
@@ -453,20 +453,23 @@ def test_objectives_claimed_when_the_tokens_are_gone_give_nothing() -> None:
         ("L of one colour", {(0, 0): "y2", (1, 0): "b1", (1, 1): "y3"}, False),
         ("line of one colour", {(0, 0): "g1", (1, 0): "g2", (2, 0): "g1"}, True),
         (
-            "four corners of one value",
+            "three corners of one value",
             {(r, c): "k2" if (r + c) % 2 == 0 else "y1" for r in range(3) for c in range(3)},
             True,
         ),
-        ("four corners of one value", {(0, 0): "k2", (0, 2): "k2", (2, 0): "k2", (2, 2): "b1"}, False),
+        ("three corners of one value", {(0, 0): "k2", (0, 2): "k3", (2, 0): "k2", (2, 2): "b1"}, False),
         ("square of four colours", {(0, 0): "y1", (0, 1): "b1", (1, 0): "g1", (1, 1): "k1"}, True),
         ("square of four colours", {(0, 0): "y1", (0, 1): "b1", (1, 0): "g1", (1, 1): "y2"}, False),
         ("line summing to 9", {(0, 0): "y2", (0, 1): "b3", (0, 2): "g4"}, True),
         ("line summing to 9", {(0, 0): "y2", (0, 1): "b3", (1, 1): "g4"}, False),
         ("line rising 1-2-3, 2-3-4 or 3-4-5", {(0, 0): "y5", (0, 1): "b4", (0, 2): "g3"}, True),
         ("line rising 1-2-3, 2-3-4 or 3-4-5", {(0, 0): "y5", (0, 1): "b3", (0, 2): "g4"}, False),
-        ("diagonal of one colour", {(0, 0): "b1", (1, 1): "b2", (2, 2): "b3", (0, 1): "y1", (1, 2): "y1"}, True),
+        ("diagonal pair of one colour", {(0, 1): "b1", (1, 0): "b2"}, True),
+        ("diagonal pair of one colour", {(0, 0): "b1", (1, 1): "y2", (0, 1): "b1"}, False),
         ("values 1 to 5 all showing", {(0, c): f"y{c + 1}" for c in range(3)} | {(1, 0): "b4", (1, 1): "b5"}, True),
-        ("seven stacks", {(r, c): "y1" for r in range(3) for c in range(2)}, False),
+        ("eight stacks", {(r, c): "y1" for r in range(3) for c in range(2)}, False),
+        ("eight stacks", {(r, c): "y1" for r in range(3) for c in range(3) if (r, c) != (1, 1)}, True),
+        ("line summing to 11", {(0, 0): "y5", (1, 0): "b4", (2, 0): "g2"}, True),
         ("18 stars showing", {(0, 0): "y5", (0, 1): "b5", (0, 2): "g5"}, True),
     ],
 )
