@@ -15,6 +15,7 @@ A second table gives, per game, the cost of what bots ask for on every decision:
 view, in microseconds per call, over positions taken every few actions from seeded random games.
 
 Run:  .venv/bin/python bench/engine.py [--seconds S] [--games N] [--repeats R] [--all-players] [--views-only]
+                                      [--game NAME ...]
 (--seconds is the total timing budget, default 40; --games fixes the games per batch instead.)
 """
 
@@ -185,12 +186,13 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5, help="timed batches per figure (default 5)")
     parser.add_argument("--all-players", action="store_true", help="every player count, not just the default")
     parser.add_argument("--views-only", action="store_true", help="only the table of view and clone costs")
+    parser.add_argument("--game", action="append", choices=games(), help="only this game (repeatable; default all)")
     args = parser.parse_args()
 
     pinning = pin_to_one_core()
     openspiel = load_openspiel()
     cases = []
-    for name in games():
+    for name in args.game or games():
         game = spec(name)
         counts = range(game.min_players, game.max_players + 1) if args.all_players else [game.default_players]
         cases += [(name, players) for players in counts]

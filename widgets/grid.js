@@ -81,8 +81,7 @@ function render({ model, el }) {
   });
   rotateButton.append(htmlEl("span", { class: "cl-icon", "aria-hidden": "true" }, "\u21bb"), " Rotate");
   const heldInfo = htmlEl("span", { class: "cl-held-info" });
-  const hint = htmlEl("span", { class: "cl-hint", "aria-hidden": "true" },
-    "Arrows move \u00b7 Enter chooses \u00b7 M mode \u00b7 [ ] board \u00b7 R rotate \u00b7 Esc cancel");
+  const hint = htmlEl("span", { class: "cl-hint", "aria-hidden": "true" }); // filled by updateToolbar
   toolbar.append(modeButton, rotateButton, heldInfo, hint);
 
   const stage = htmlEl("div", {
@@ -421,9 +420,15 @@ function render({ model, el }) {
   function updateToolbar() {
     const hasBoards = order.length > 0;
     const board = boards.get(focus.board);
-    modeButton.hidden = !hasBoards;
     const modes = focus.board === TRAY ? ["piece"] : modesOf(board);
     modeButton.disabled = modes.length < 2;
+    modeButton.hidden = !hasBoards || (modes.length < 2 && order.length < 2 && pieceOrder.length === 0);
+    // The key hint names only the keys that do something on this picture.
+    const keys = ["Arrows move", "Enter chooses"];
+    if (modes.length > 1) keys.push("M mode");
+    if (order.length + (pieceOrder.length ? 1 : 0) > 1) keys.push("[ ] board");
+    if (pieceOrder.length || held) keys.push("R rotate");
+    hint.textContent = [...keys, "Esc cancel"].join(" \u00b7 ");
     modeButton.dataset.mode = focus.kind;
     modeButton.textContent = "";
     modeButton.append(

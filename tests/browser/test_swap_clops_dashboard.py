@@ -120,6 +120,10 @@ def test_a_seeded_game_played_by_clicks_ends_as_the_engine_says(
     dash = Dashboard(page, js_errors, artifacts_dir)
     dash.open(dashboard_url)
     snap = dash.start()
+    toolbar = dash.app.locator(".cl-grid .cl-toolbar")
+    hint = toolbar.locator(".cl-hint").text_content() or ""
+    assert "Arrows move" in hint and "rotate" not in hint and "mode" not in hint, f"only keys that act: {hint!r}"
+    assert not toolbar.locator("button.cl-mode").is_visible(), "one board of clops: no mode to switch"
     person_swaps: list[str] = []
     previews_seen = refills_seen = 0
     for _ in range(400):
