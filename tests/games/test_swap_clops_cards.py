@@ -54,9 +54,11 @@ def refused(game: SwapClopsCards, action: str, player: int | None = None) -> Ill
 
 
 def at_offers(**fields: object) -> SwapClopsCards:
-    """Player 0 has placed a blue circle into an empty set and the deck has turned up a green circle."""
-    hands = fields.pop("hands", [["blue_circle"], ["red_square", "red_triangle"], ["white_square", "yellow_square"]])
-    game = position(3, hands=hands, deck=[REVEAL] * 7, offers=fields.pop("offers", "simultaneous"), **fields)
+    """Player 0 has placed a blue circle into an empty set and the deck has turned up a yellow circle."""
+    hands = fields.pop(
+        "hands", [["blue_circle", "blue_square"], ["red_square", "red_triangle"], ["white_square", "yellow_square"]]
+    )
+    game = position(3, hands=hands, deck=[REVEAL] * 6, offers=fields.pop("offers", "simultaneous"), **fields)
     game.apply("place blue_circle in set 1")
     return game
 

@@ -101,6 +101,8 @@ def _why_not_placing(state: SwapClopsCards, player: int, action: Action) -> tupl
 def _why_not_fitting(state: SwapClopsCards, seat: int, slot: int, cards: Sequence[str]) -> str:
     held, lock = state.sets[seat][slot], state.locks[seat][slot]
     table = state.content.cards
+    if not held:
+        return f"set {slot + 1} is empty and would take any card, but not this way now"
     if lock:
         trait = table[held[0]].trait(lock)
         odd = next(card for card in cards if table[card].trait(lock) != trait)
@@ -124,6 +126,13 @@ def _why_not_accepting(state: SwapClopsCards, player: int, action: Action) -> tu
     table = state.table_cards()
     if isinstance(action, TakeDeckCard | AcceptOffer):
         giver = DECK if isinstance(action, TakeDeckCard) else action.giver
+        if giver != DECK and not (0 <= giver < state.players and giver != state.active):
+            return "step 3 accepting", f"player {giver} is not one of the players offering you cards"
+        if isinstance(action, AcceptOffer) and giver == DECK:
+            return (
+                "step 3 accepting",
+                f"the deck's card is taken with: take the deck's {action.card} into set {action.slot}",
+            )
         source = "the deck" if giver == DECK else f"player {giver}"
         if (action.card, giver) not in table:
             return "step 3 accepting", f"{source} has no {action.card} on offer"
