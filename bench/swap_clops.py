@@ -1,8 +1,9 @@
 """Swap Clops bots: how long each thinks per move, and how they fare against each other.
 
 Each line-up plays seeded 2-player games (seat order swapped every other game). Every `choose` call is
-timed (wall clock) on the view of the seat to move; the table gives the median and the 90th percentile per
-bot, and each line-up's win share of the first bot with a Wilson 95% interval.
+timed on the view of the seat to move, by the wall clock and by the process's CPU time; the table gives the
+wall median and 90th percentile and the CPU median per bot, and each line-up's win share of the first bot
+with a Wilson 95% interval.
 
 Run:  .venv/bin/python bench/swap_clops.py [--games N] [--csv FILE]
 (notebooks/teach/data/swap_clops_ladder.csv is `--games 500 --csv` of this script.)
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import os
 import statistics
 import time
 
@@ -31,6 +33,7 @@ def main() -> None:
     rows: list[dict[str, object]] = []
     kit = declaration("swap_clops")
     times: dict[str, list[float]] = {}
+    cpu_times: dict[str, list[float]] = {}
     print(f"{'line-up':<22}{'games':>6}{'first wins':>12}{'95% interval':>18}")
     for first, second in LINEUPS:
         wins = 0.0
@@ -41,9 +44,10 @@ def main() -> None:
             while state.outcome() is None:
                 seat = state.current_player()
                 view = state.view(seat)
-                started = time.perf_counter()
+                started, cpu_started = time.perf_counter(), time.process_time()
                 action = bots[seat].choose(view, seat)
                 times.setdefault(names[seat], []).append(time.perf_counter() - started)
+                cpu_times.setdefault(names[seat], []).append(time.process_time() - cpu_started)
                 state.apply_fast(action, seat)
             outcome = state.outcome()
             assert outcome is not None
@@ -57,11 +61,14 @@ def main() -> None:
         low, high = wilson(wins, games)
         print(f"{first + ' v ' + second:<22}{games:>6}{wins / games:>12.2f}{f'{low:.2f}-{high:.2f}':>18}")
     print()
-    print(f"{'bot':<12}{'moves':>7}{'median ms':>11}{'p90 ms':>9}")
+    print(f"{'bot':<12}{'moves':>7}{'median ms':>11}{'p90 ms':>9}{'median CPU ms':>15}")
     for name, spent in times.items():
         ordered = sorted(spent)
         p90 = ordered[int(0.9 * (len(ordered) - 1))]
-        print(f"{name:<12}{len(spent):>7}{1000 * statistics.median(spent):>11.1f}{1000 * p90:>9.1f}")
+        cpu = 1000 * statistics.median(cpu_times[name])
+        print(f"{name:<12}{len(spent):>7}{1000 * statistics.median(spent):>11.1f}{1000 * p90:>9.1f}{cpu:>15.1f}")
+    print(f"(machine load over the last minute: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; CPU time is")
+    print(" what a move costs whatever else runs, wall time what a person waits)")
     if args.csv:
         with open(args.csv, "w", newline="") as stream:
             writer = csv.DictWriter(stream, fieldnames=list(rows[0]))
