@@ -138,7 +138,7 @@ def test_starting_cards_and_the_deal_come_from_the_seed() -> None:
     assert one.piles != other.piles  # type: ignore[attr-defined]
 
 
-def test_a_view_shows_only_pile_tops_and_its_own_hand() -> None:
+def test_a_view_shows_only_pile_tops_and_its_own_hand_and_discards() -> None:
     pick = Pick()
     game = build(
         3, hands=[pick.many("y1*", "b2"), pick.many("b1*", "g3"), pick.many("g1*")], discards=[[], [pick("k4")], []]
@@ -160,6 +160,29 @@ def test_a_dealt_games_view_hides_the_deck_order() -> None:
     hidden = [i for i, (_, action) in enumerate(view.log) if isinstance(action, Hidden)]
     # every card under a top (52 - 5) and the other player's starting card
     assert len(hidden) == 52 - 5 + 1
+    # which starting card was dealt stays hidden even once it is placed (a 1 of its colour shows)
+    start = game.hands[0][0]
+    game.apply(PlaceCard(start, 0, 0))
+    game.apply(EndTurn())
+    view = game.view(1)
+    assert len([a for _, a in view.log if isinstance(a, Hidden)]) == 52 - 5 + 1
+    sample = view.determinize(random.Random(1))
+    assert isinstance(sample, PaperWorld) and sample.lands[0][(0, 0)] == [start]
+
+
+def test_discards_are_face_down_until_the_end() -> None:
+    pick = Pick()
+    y1, y3, g5 = pick.many("y1", "y3", "g5")
+    game = build(hands=[[y3, g5], []], landscapes=[[[0, 0, [y1]]], []], piles=[[], [], [], [], []], final_turns=2)
+    game.apply(PlaceCard(y3, 0, 0))
+    game.apply(Discard(g5))
+    view = game.view(1)
+    assert view.discards[0] == [BURIED]
+    assert isinstance(view.log[-1][1], Hidden)
+    game.apply(EndTurn())
+    game.apply(Pass())
+    assert game.is_over()
+    assert game.view(1).discards[0] == [g5] and game.view(1).log[-3][1] == Discard(g5)
 
 
 # ----- taking ----------------------------------------------------------------------------------------

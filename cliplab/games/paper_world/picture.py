@@ -74,7 +74,6 @@ def takes_of(game: PaperWorld, pile: int) -> list[TakeColour | TakeValue]:
 
 class PaperWorldPicture(Picture):
     own_boards = True
-    secret_words = "discarded a card face down"
 
     def __init__(self, app: Any) -> None:
         super().__init__(app)

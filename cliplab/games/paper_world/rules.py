@@ -388,6 +388,7 @@ class PaperWorld(State):
         self.last_at = (0, 0)
         if self.final_turns == 0:
             self.phase = "over"
+            self._reveal()  # hands and discard piles are counted openly
             return
         self.turn = (player + 1) % self.players
         self.phase = "turn"
@@ -425,18 +426,20 @@ class PaperWorld(State):
 
     def _hidden_entries(self, seat: int | None) -> Iterable[int]:
         hidden = self._buried()
+        if self.phase == "over":  # hands and discard piles are counted openly at the end
+            return hidden
         if not self.built and self.phase != "deal":
-            for other in range(self.players):
-                shown = any(card(c).start for stack in self.lands[other].values() for c in stack)
-                if other != seat and not shown:
-                    hidden.append(self._deal_index(self.deck_size + other))
+            # Which starting card a player was dealt is theirs to know: once placed, everyone sees a 1 of its
+            # colour, but the deal itself stays in their own record (so the table always hands the screen
+            # over before a person looks at their hand).
+            hidden += [self._deal_index(self.deck_size + other) for other in range(self.players) if other != seat]
         hidden += [i for i, (who, action) in enumerate(self.log) if isinstance(action, Discard) and who != seat]
         return sorted(hidden)
 
     def _redact(self, seat: int | None) -> None:
         self.piles = [[BURIED] * (len(pile) - 1) + pile[-1:] for pile in self.piles]
         for other in range(self.players):
-            if other != seat:
+            if other != seat and self.phase != "over":  # hands and discard piles are counted openly at the end
                 self.hands[other] = [BURIED] * len(self.hands[other])
                 self.discards[other] = [BURIED] * len(self.discards[other])
         start = self.config.start_fields()
@@ -445,19 +448,19 @@ class PaperWorld(State):
                 [BURIED if height < len(now) - 1 else c for height, c in enumerate(pile)]
                 for pile, now in zip(start["piles"], self.piles, strict=True)
             ]
-            for key in ("hands", "discards"):
+            for key in ("hands", "discards") if self.phase != "over" else ():
                 start[key] = [row if s == seat else [BURIED] * len(row) for s, row in enumerate(start[key])]
             self.config = self.config.starting_at(start)
 
     def _sample_hidden(self, rng: random.Random) -> None:
         log = self.log
-        placed_later: dict[int, set[int]] = {s: set() for s in range(self.players)}
+        played: dict[int, set[int]] = {s: set() for s in range(self.players)}  # cards each seat let go of
         for who, action in log:
-            if isinstance(action, PlaceCard):
-                placed_later[who].add(action.card)
+            if isinstance(action, PlaceCard | Discard):
+                played[who].add(action.card)
         start = self.config.start_fields()
         if start is not None:
-            self.config = self.config.starting_at(_sample_start(self, start, placed_later, rng))
+            self.config = self.config.starting_at(_sample_start(self, start, played, rng))
         else:
             shown = {a.card for _, a in log if isinstance(a, DealCard | DealStart)}
             unseen = [c for c in deck().deck(self.players) if c not in shown]
@@ -468,19 +471,23 @@ class PaperWorld(State):
                 index = self._deal_index(k)
                 if isinstance(log[index][1], Hidden):
                     log[index] = (CHANCE, DealCard(unseen.pop(), k % PILES))
+            # A starting card someone has since placed was theirs; the others are any of the unseen ones.
+            let_go = {seat: [c for c in played[seat] if card(c).start] for seat in range(self.players)}
+            spare = [c for c in spare if all(c not in cards for cards in let_go.values())]
             for seat in range(self.players):
                 index = self._deal_index(self.deck_size + seat)
                 if index < len(log) and isinstance(log[index][1], Hidden):
-                    log[index] = (CHANCE, DealStart(spare.pop(), seat))
+                    known = let_go[seat]
+                    log[index] = (CHANCE, DealStart(known[0] if known else spare.pop(), seat))
         fresh = type(self)(self.config, settle=False)
         for index, (who, action) in enumerate(log):
             if isinstance(action, Hidden):
-                # A secret discard: any card then in hand that the player does not place later.
-                options = [c for c in fresh.hands[who] if c not in placed_later[who]]
+                # A face-down discard: any card then in hand that the player does not play later.
+                options = [c for c in fresh.hands[who] if c not in played[who]]
                 action = Discard(options[rng.randrange(len(options))])
                 log[index] = (who, action)
-            if isinstance(action, PlaceCard):
-                placed_later[who].discard(action.card)
+            if isinstance(action, PlaceCard | Discard):
+                played[who].discard(action.card)
             fresh._apply(who, action)
             fresh._record(who, action)
         self._restore(fresh)
@@ -501,10 +508,10 @@ class PaperWorld(State):
 
 
 def _sample_start(
-    game: PaperWorld, start: dict[str, Any], placed: Mapping[int, set[int]], rng: random.Random
+    game: PaperWorld, start: dict[str, Any], played: Mapping[int, set[int]], rng: random.Random
 ) -> dict[str, Any]:
-    """A built start position's hidden cards filled in: other hands hold what they place later from
-    nowhere seen; the rest of the hidden cards come from every card not seen anywhere."""
+    """A built start position's hidden cards filled in: other hands hold the cards they place or discard
+    later that were never on a pile top; the rest come from every card not seen anywhere."""
     seen = {c for pile in game.seen for c in pile}
     shown = set(seen)
     for key in ("piles", "hands", "discards"):
@@ -517,12 +524,12 @@ def _sample_start(
     shown |= {c for land in game.lands for stack in land.values() for c in stack}
     required = {
         s: sorted(
-            placed[s]
+            played[s]
             - seen
             - {c for _, _, st in start["landscapes"][s] for c in st}
             - {c for c in start["hands"][s] if c != BURIED}
         )
-        for s in placed
+        for s in played
     }
     needed = {c for cards in required.values() for c in cards}
     cards = (*deck().deck(game.players), *deck().start_cards())
