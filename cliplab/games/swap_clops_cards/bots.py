@@ -199,7 +199,7 @@ class SearchBot(MCTSBot):
     """Tree search over determinized samples (other hands and the deck drawn anew in each), the heuristic
     playing out a few steps, then the position's worths taken as the value."""
 
-    def __init__(self, seed: int = 0, iterations: int = 32) -> None:
+    def __init__(self, seed: int = 0, iterations: int = 24) -> None:
         super().__init__(
             seed,
             iterations=iterations,
