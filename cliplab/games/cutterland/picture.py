@@ -36,7 +36,7 @@ from .board import (
     table_board,
     window,
 )
-from .content import CARD_COLS, CARD_ROWS, MONSTERS
+from .content import CARD_COLS, CARD_ROWS
 from .rules import (
     KEEP,
     SCORE_LINES,
@@ -86,6 +86,7 @@ class CutterlandPicture(Picture):
         self.card = 0  # the card last cut at
         self.turns = 0  # how the held piece is turned for clicks on the kingdom
         self.bridge_from: tuple[int, int] | None = None  # a bridge's first end (kingdom cell)
+        self.cell_token = "tower"  # what a click on a kingdom cell places: "tower" or "bridge"
 
     # ----- drawing ------------------------------------------------------------------------------------
 
@@ -147,14 +148,15 @@ class CutterlandPicture(Picture):
     def _kingdom_for_tokens(self, game: Cutterland, seat: int) -> Board:
         shift = window(game, seat)
         marks: list[Mark] = []
+        bridging = self._cell_token(game, seat) == "bridge"
         for action in game.token_placements(seat):
-            if isinstance(action, Tower) and self.bridge_from is None:
+            if isinstance(action, Tower) and not bridging:
                 marks.append(Mark("cell", shift.board_cell((action.row, action.col))))
             elif isinstance(action, Wall) and self.bridge_from is None:
                 a = (action.row, action.col)
                 b = (a[0] + 1, a[1]) if action.side == "south" else (a[0], a[1] + 1)
                 marks.append(Mark("segment", *segment_points((shift.board_cell(a), shift.board_cell(b)))))
-            elif isinstance(action, Bridge):
+            elif isinstance(action, Bridge) and bridging:
                 ends = self._bridge_ends(action)
                 if self.bridge_from is None:
                     marks += [Mark("cell", shift.board_cell(end)) for end in ends]
@@ -222,24 +224,29 @@ class CutterlandPicture(Picture):
             self.bridge_from = None
             return wall_action(a, b)
         cell = shift.kingdom_cell(intent.at)
-        held = game.tokens[seat]
-        if self.bridge_from is not None:
-            start, self.bridge_from = self.bridge_from, None
-            if start == cell:
-                return None
-            (r, c), (r2, c2) = sorted((start, cell))
-            if (r2 - r, c2 - c) not in ((0, 2), (2, 0)):
-                raise IllegalAction(
-                    "tokens", f"{cell[0]},{cell[1]}", "a bridge's ends are two steps apart in a row or column"
-                )
-            return Bridge("south" if r2 > r else "east", r, c)
-        code = game.kingdoms[seat].get(cell)
-        if code is not None and code[1] in MONSTERS and held["tower"] and cell not in game.towers[seat]:
+        if self._cell_token(game, seat) == "tower":
             return Tower(*cell)
-        if code is not None and held["bridge"]:
+        if self.bridge_from is None:
+            if cell not in game.kingdoms[seat]:
+                raise IllegalAction("tokens", f"{cell[0]},{cell[1]}", "a bridge starts on a cell of your kingdom")
             self.bridge_from = cell
             return None
-        return Tower(*cell)  # the engine says why no tower stands here
+        start, self.bridge_from = self.bridge_from, None
+        if start == cell:
+            return None
+        (r, c), (r2, c2) = sorted((start, cell))
+        if (r2 - r, c2 - c) not in ((0, 2), (2, 0)):
+            raise IllegalAction(
+                "tokens", f"{cell[0]},{cell[1]}", "a bridge's ends are two steps apart in a row or column"
+            )
+        return Bridge("south" if r2 > r else "east", r, c)
+
+    def _cell_token(self, game: Cutterland, seat: int) -> str:
+        """What a cell click places now: the chosen kind if it is held, else the other (towers first)."""
+        held = game.tokens[seat]
+        if held[self.cell_token]:
+            return self.cell_token
+        return "bridge" if held["bridge"] else "tower"
 
     # ----- controls -----------------------------------------------------------------------------------
 
@@ -263,7 +270,12 @@ class CutterlandPicture(Picture):
                 if self.bridge_from
                 else ""
             )
-            return f"Place your tokens ({held}) or keep them.{start}"
+            how = (
+                "click a lit cell for a tower"
+                if self._cell_token(game, seat) == "tower"
+                else "click a bridge's first end"
+            )
+            return f"Place your tokens ({held}) or keep them: {how}, a line between two cells for a wall.{start}"
         dragon = game.hungry[0][1]
         return f"The dragon at {dragon[0]},{dragon[1]} eats: click its prey."
 
@@ -272,24 +284,37 @@ class CutterlandPicture(Picture):
         who = f"<b>{html.escape(self.app.who(seat))}</b>"
         phase = game.phase
         if phase == "cut":
-            found = []
+            cut_buttons = []
             for number in sorted(game.hands[seat]):
                 cuts = self.cuts.get(number)
                 if cuts and max(labels_of(cuts)) <= MOST_PIECES:
-                    found.append(
+                    cut_buttons.append(
                         button(f"Cut card {number}", f"ct-cut-{number}", partial(self._do_cut, number), "primary")
                     )
-            return f"{who}: {html.escape(self._status(game, seat))}", found
+            return f"{who}: {html.escape(self._status(game, seat))}", cut_buttons
         if phase == "join":
             turn = button("Turn the piece (R)", "ct-turn", self._turn)
             return f"{who}: {html.escape(self._status(game, seat))}", [turn]
         if phase == "tokens":
-            keep = button("Keep the rest (1 point each)", "ct-keep", lambda: self.app.do(KEEP))
-            return f"{who}: {html.escape(self._status(game, seat))}", [keep]
+            found: list[w.Widget] = [button("Keep the rest (1 point each)", "ct-keep", lambda: self.app.do(KEEP))]
+            held = game.tokens[seat]
+            if held["tower"] and held["bridge"]:
+                mode = w.ToggleButtons(
+                    options=[("Cells take towers", "tower"), ("Cells take bridges", "bridge")],
+                    value=self._cell_token(game, seat),
+                )
+                mode.add_class("ct-mode")
+                mode.observe(lambda change: self._set_cell_token(change["new"]), names="value")
+                found.append(mode)
+            return f"{who}: {html.escape(self._status(game, seat))}", found
         return f"{who}: {html.escape(self._status(game, seat))}", []
 
     def _do_cut(self, number: int) -> None:
         self.app.do(cut_of(number, labels_of(self.cuts.get(number, set()))))
+
+    def _set_cell_token(self, kind: str) -> None:
+        self.cell_token, self.bridge_from = kind, None
+        self.app.refresh()
 
     def _turn(self) -> None:
         self.turns = (self.turns + 1) % 4

@@ -77,13 +77,18 @@ class Cut(Action):
 
     def labels(self) -> tuple[int, ...] | None:
         """The piece number of each cell in reading order, or None if a row is not four digits 1-9."""
-        found: list[int] = []
-        for row in (self.top, self.middle, self.bottom):
-            text = str(row)
-            if len(text) != CARD_COLS or not all("1" <= ch <= "9" for ch in text):
-                return None
-            found.extend(int(ch) for ch in text)
-        return tuple(found)
+        return _labels_of_rows(self.top, self.middle, self.bottom)
+
+
+@lru_cache(maxsize=16384)
+def _labels_of_rows(*rows: int) -> tuple[int, ...] | None:
+    found: list[int] = []
+    for row in rows:
+        text = str(row)
+        if len(text) != CARD_COLS or not all("1" <= ch <= "9" for ch in text):
+            return None
+        found.extend(int(ch) for ch in text)
+    return tuple(found)
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,6 +216,26 @@ def cut_of(card_number: int, labels: Sequence[int]) -> Cut:
 @lru_cache(maxsize=1024)
 def cut_actions(card_number: int, pieces: int) -> tuple[Cut, ...]:
     return tuple(cut_of(card_number, labels) for labels in partitions(pieces))
+
+
+@lru_cache(maxsize=1024)
+def _cut_set(card_number: int, pieces: int) -> frozenset[Cut]:
+    return frozenset(cut_actions(card_number, pieces))
+
+
+class CutList(list[Action]):
+    """The legal cuts of a hand, in order; asking whether an action is among them is a set lookup, not a
+    walk through thousands of cuts (the engine asks it of every action it checks)."""
+
+    def __init__(self, hand: Sequence[int], pieces: int) -> None:
+        super().__init__()
+        for number in hand:
+            self.extend(cut_actions(number, pieces))
+        self.hand = tuple(hand)
+        self.pieces = pieces
+
+    def __contains__(self, action: object) -> bool:
+        return isinstance(action, Cut) and action.card in self.hand and action in _cut_set(action.card, self.pieces)
 
 
 def piece_cells(labels: Sequence[int], piece: int) -> list[Cell]:
@@ -479,10 +504,7 @@ class Cutterland(State):
     def _legal(self, player: int) -> list[Action]:
         phase = self.phase
         if phase == "cut":
-            found: list[Action] = []
-            for number in self.hands[player]:
-                found.extend(cut_actions(number, self.pieces_per_card))
-            return found
+            return CutList(self.hands[player], self.pieces_per_card)
         if phase == "take":
             return [Take(piece) for piece in self.pieces_left]
         if phase == "join":
