@@ -1,0 +1,91 @@
+"""Paper World bots: how long each thinks per move, and how they fare against each other.
+
+Each line-up seats its first bot once and fills the other seats with its second bot, in seeded games of
+`--players` seats; the first bot's seat turns round the table game by game. Every `choose` call is timed on
+the view of the seat to move, by the wall clock and by the process's CPU time; the table gives the wall
+median and 90th percentile and the CPU median per bot, and each line-up's win share of the first bot (a
+shared win counts its share) with a Wilson 95% interval. With 3 seats an even bot wins a third.
+
+Run:  .venv/bin/python bench/paper_world.py [--games N] [--players P] [--lineups a-b,c-d] [--csv FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import os
+import statistics
+import time
+
+from cliplab.engine import spec
+from cliplab.kit import declaration
+from cliplab.sim.metrics import wilson
+
+LINEUPS = (("heuristic", "random"), ("search", "random"), ("search", "heuristic"))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=30, help="games per line-up")
+    parser.add_argument("--players", type=int, default=3, help="seats per game")
+    parser.add_argument("--lineups", help="line-ups as first-second pairs, comma-separated (default: all three)")
+    parser.add_argument("--csv", help="also write every seat's result to this file")
+    args = parser.parse_args()
+    games, players = args.games, args.players
+    lineups = [tuple(pair.split("-")) for pair in args.lineups.split(",")] if args.lineups else LINEUPS
+    rows: list[dict[str, object]] = []
+    kit = declaration("paper_world")
+    times: dict[str, list[float]] = {}
+    cpu_times: dict[str, list[float]] = {}
+    print(f"{'line-up':<22}{'games':>6}{'first wins':>12}{'95% interval':>18}{'first score':>13}{'others':>8}")
+    for first, second in lineups:
+        wins = 0.0
+        mine_scores, other_scores = [], []
+        for seed in range(games):
+            names = [second] * players
+            names[seed % players] = first
+            bots = [kit.make_bot(name, seed * 10 + seat) for seat, name in enumerate(names)]
+            state = spec("paper_world").new(players, seed)
+            while state.outcome() is None:
+                seat = state.current_player()
+                view = state.view(seat)
+                started, cpu_started = time.perf_counter(), time.process_time()
+                action = bots[seat].choose(view, seat)
+                times.setdefault(names[seat], []).append(time.perf_counter() - started)
+                cpu_times.setdefault(names[seat], []).append(time.process_time() - cpu_started)
+                state.apply_fast(action, seat)
+            outcome = state.outcome()
+            assert outcome is not None
+            mine = seed % players
+            if mine in outcome.winners:
+                wins += 1 / len(outcome.winners)
+            mine_scores.append(outcome.scores[mine])
+            other_scores += [outcome.scores[s] for s in range(players) if s != mine]
+            for seat, name in enumerate(names):
+                share = 1 / len(outcome.winners) if seat in outcome.winners else 0.0
+                rows.append({"lineup": f"{first} v {second}", "game_seed": seed, "seat": seat, "bot": name,
+                             "score": outcome.scores[seat], "win_share": share})  # fmt: skip
+        low, high = wilson(wins, games)
+        print(
+            f"{first + ' v ' + second:<22}{games:>6}{wins / games:>12.2f}{f'{low:.2f}-{high:.2f}':>18}"
+            f"{statistics.mean(mine_scores):>13.1f}{statistics.mean(other_scores):>8.1f}"
+        )
+    print()
+    print(f"{'bot':<12}{'moves':>7}{'median ms':>11}{'p90 ms':>9}{'median CPU ms':>15}")
+    for name, spent in times.items():
+        ordered = sorted(spent)
+        p90 = ordered[int(0.9 * (len(ordered) - 1))]
+        cpu = 1000 * statistics.median(cpu_times[name])
+        print(f"{name:<12}{len(spent):>7}{1000 * statistics.median(spent):>11.1f}{1000 * p90:>9.1f}{cpu:>15.1f}")
+    print(f"(machine load over the last minute: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; CPU time is")
+    print(" what a move costs whatever else runs, wall time what a person waits)")
+    if args.csv:
+        with open(args.csv, "w", newline="") as stream:
+            writer = csv.DictWriter(stream, fieldnames=list(rows[0]))
+            writer.writeheader()
+            writer.writerows(rows)
+        print(f"\nevery seat's result in {args.csv}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,199 @@
+"""The Paper World dashboard in Voila, played by clicks: a whole seeded 3-player game, a person (seat 0)
+against two heuristic bots, to its end.
+
+The person's choices are the heuristic bot's, made on a mirror of the table kept beside the page (the same
+seed and seats give the same deal and the same bots), and carried out by clicks: a pile top then "take
+colour" or "take value", a hand card then a lit spot of the landscape, hand cards for discards, buttons for
+the scissors, the end of a turn and a pass. At every decision the page's log length must equal the
+mirror's; at the end the scores and winners on screen must be the engine's outcome, and the game in the
+page's save file must be the mirror's. (Discards are face down, so the page offers no save mid-game after
+one: the mirror is how the test knows the position.)
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Locator, Page
+
+from cliplab.engine import Action, from_json
+from cliplab.games.paper_world.board import OFFSET
+from cliplab.games.paper_world.bots import PaperWorldBot
+from cliplab.games.paper_world.rules import (
+    Discard,
+    EndTurn,
+    PaperWorld,
+    Pass,
+    PlaceCard,
+    Scissors,
+    TakeColour,
+    TakeValue,
+    card,
+)
+from cliplab.ui.table import HotSeatTable
+
+pytestmark = pytest.mark.browser
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+NOTEBOOK = REPO_ROOT / "notebooks" / "dashboards" / "paper_world.ipynb"
+KERNEL_TIMEOUT_MS = 90_000
+STEP_TIMEOUT_MS = 20_000
+SEATS = ["person", "heuristic", "heuristic"]
+SEED = 5
+
+SNAPSHOT = """(app) => {
+  const text = (sel) => (app.querySelector(sel)?.innerText ?? '').trim();
+  const buttons = [...app.querySelectorAll('button')]
+    .map((b) => [...b.classList].find((c) => /^(pw|tb)-/.test(c)))
+    .filter((c) => c && c !== 'tb-load');
+  const hand = [...app.querySelectorAll('.cl-board[data-board="hand"] g[data-kind="cell"]')]
+    .map((g) => g.getAttribute('aria-label') || '').filter((l) => l.includes(' in hand'))
+    .map((l) => l.slice(l.indexOf(': ') + 2, l.indexOf(' in hand')));
+  const num = (el, a) => Number(el.getAttribute(a));
+  const land = app.querySelector('.cl-board[data-board="land-0"]');
+  const lit = [...(land?.querySelectorAll('rect.cl-mark-target') ?? [])]
+    .map((m) => [Math.floor(num(m, 'y') / 40), Math.floor(num(m, 'x') / 40)]);
+  const tag = app.querySelector('.tb-tag');
+  const scores = [...app.querySelectorAll('.tb-score')]
+    .map((s) => [Number(s.getAttribute('data-seat')), s.innerText.trim()]);
+  return {status: text('.tb-status'), message: text('.tb-message'), result: text('.tb-result'),
+          buttons, hand, lit, scores, log: tag?.getAttribute('data-log') ?? '',
+          acting: tag?.getAttribute('data-acting') ?? ''};
+}"""
+
+
+class Dashboard:
+    def __init__(self, page: Page, js: Any, artifacts: Path) -> None:
+        self.page, self.js, self.artifacts = page, js, artifacts
+        self.app = page.locator(".tb-app")
+
+    def open(self, url: str) -> None:
+        self.page.goto(url, wait_until="commit", timeout=KERNEL_TIMEOUT_MS)
+        self.js.wait_for(self.page.locator(".tb-start"), timeout=KERNEL_TIMEOUT_MS)
+
+    def snapshot(self) -> dict[str, Any]:
+        return self.app.evaluate(SNAPSHOT)
+
+    def fail(self, why: str) -> None:
+        shot = self.artifacts / "paper_world-stuck.png"
+        self.page.screenshot(path=str(shot), full_page=True)
+        snap = self.snapshot()
+        pytest.fail(f"{why}\n  status: {snap['status']!r}\n  message: {snap['message']!r}\n  screenshot: {shot}")
+
+    def settled(self, before: str | None) -> dict[str, Any]:
+        """The snapshot once it differs from `before`, no stale control is left and two reads agree."""
+        seen: list[str] = []
+        deadline = self.page.evaluate("Date.now()") + STEP_TIMEOUT_MS
+        while True:
+            now = json.dumps(self.snapshot(), sort_keys=True)
+            stale = self.page.locator("[data-pw-stale]").count()
+            if now != before and not stale and seen and seen[-1] == now:
+                return json.loads(now)
+            seen.append(now)
+            self.js.check()
+            if self.page.evaluate("Date.now()") > deadline:
+                self.fail("the dashboard did not answer")
+            self.page.wait_for_timeout(60)
+
+    def click(self, target: Locator) -> dict[str, Any]:
+        before = json.dumps(self.snapshot(), sort_keys=True)
+        self.app.evaluate(
+            """(app) => app.querySelectorAll('button').forEach((b) => {
+                 const own = (c) => /^(pw|tb)-/.test(c) && !['tb-undo', 'tb-load', 'tb-new'].includes(c);
+                 if ([...b.classList].some(own)) b.setAttribute('data-pw-stale', '1');
+               })"""
+        )
+        target.click()
+        return self.settled(before)
+
+    def button(self, css: str) -> Locator:
+        return self.app.locator(f"button.{css}")
+
+    def cell(self, board: str, row: int, col: int) -> Locator:
+        return self.app.locator(f".cl-board[data-board='{board}'] g[data-kind='cell'][data-r='{row}'][data-c='{col}']")
+
+    def start(self) -> dict[str, Any]:
+        for seat, kind in enumerate(SEATS):
+            label = kind if kind == "person" else f"{kind} bot"
+            self.app.locator(f".tb-seat-{seat} select").select_option(label=label)
+        seed_box = self.app.locator(".tb-seed input")
+        seed_box.fill(str(SEED))
+        seed_box.press("Tab")
+        return self.click(self.button("tb-start"))
+
+    def act(self, game: PaperWorld, action: Action) -> dict[str, Any]:
+        """Carry out the person's action by clicks on the boards and the step's buttons."""
+        if isinstance(action, TakeColour | TakeValue):
+            pile = game.taken_by(action)[0]
+            self.click(self.cell("centre", 0, pile))
+            return self.click(self.button("pw-take-colour" if isinstance(action, TakeColour) else "pw-take-value"))
+        if isinstance(action, PlaceCard):
+            snap = self.click(self.cell("hand", 0, game.hands[0].index(action.card)))
+            spot = [action.row + OFFSET, action.col + OFFSET]
+            assert spot in snap["lit"], f"{action}: the spot is not lit ({snap['lit']})"
+            return self.click(self.cell("land-0", *spot))
+        if isinstance(action, Discard):
+            return self.click(self.cell("hand", 0, game.hands[0].index(action.card)))
+        if isinstance(action, Scissors):
+            return self.click(self.button(f"pw-scissors-{action.choice}"))
+        if isinstance(action, EndTurn):
+            return self.click(self.button("pw-end"))
+        if isinstance(action, Pass):
+            return self.click(self.button("pw-pass"))
+        raise AssertionError(f"no clicks for {action}")
+
+
+@pytest.fixture(scope="session")
+def dashboard_url(voila_server: Any) -> str:
+    return voila_server(NOTEBOOK).url
+
+
+def test_a_seeded_paper_world_game_played_by_clicks_ends_as_the_engine_says(
+    page: Page, js_errors: Any, artifacts_dir: Path, dashboard_url: str
+) -> None:
+    page.set_viewport_size({"width": 1280, "height": 720})
+    dash = Dashboard(page, js_errors, artifacts_dir)
+    dash.open(dashboard_url)
+    snap = dash.start()
+    mirror = HotSeatTable.new("paper_world", SEATS, seed=SEED)
+    game = mirror.game
+    assert isinstance(game, PaperWorld)
+    person: list[str] = []
+    kinds: set[str] = set()
+    for _ in range(3000):
+        if snap["result"]:
+            break
+        for css in ("tb-ready", "tb-continue", "tb-bot-step"):
+            if css in snap["buttons"]:
+                snap = dash.click(dash.button(css))
+                break
+        else:
+            mirror.run_bots()
+            assert game.to_move() == (0,), f"the page waits for the person but the engine has {game.to_move()}"
+            assert snap["log"] == str(len(game.log)), "the page and the mirror have played the same decisions"
+            assert snap["hand"] == [str(card(c)) for c in game.hands[0]], "the person's hand is on screen"
+            action = PaperWorldBot(len(person)).choose(game.view(0), 0)
+            if type(action).__name__ not in kinds and len(person) > 20:
+                dash.page.screenshot(path=str(artifacts_dir / f"paper_world-{type(action).__name__}.png"))
+            kinds.add(type(action).__name__)
+            snap = dash.act(game, action)
+            assert not snap["message"].startswith("player 0"), f"{action} was refused: {snap['message']}"
+            mirror.act(action, 0)
+            person.append(str(action))
+    else:
+        dash.fail("the game did not end within 3000 steps")
+    mirror.run_bots()
+    outcome = game.outcome()
+    assert outcome is not None
+    assert [int(points) for _, points in sorted(snap["scores"])] == list(outcome.scores)
+    assert [int(s) for s in re.findall(r"Player (\d+)", snap["result"])] == list(outcome.winners)
+    href = dash.app.locator("a.tb-save").get_attribute("href") or ""
+    saved = from_json(base64.b64decode(href.split(",", 1)[1]).decode())
+    assert saved == game, "the page's game is the mirror's"
+    assert {"TakeColour", "PlaceCard", "EndTurn"} <= kinds, f"the person took and placed: {kinds}"
+    dash.page.screenshot(path=str(artifacts_dir / "paper_world-end.png"), full_page=True)
