@@ -18,7 +18,7 @@ GAME = Declaration(
     live_scores="cliplab.games.swap_clops_cards.score:live_scores",
     metrics="cliplab.games.swap_clops_cards.score:metrics",
     position="cliplab.games.swap_clops_cards.rules:position",
-    teach=None,
+    teach="swap_clops_cards",
 )
 
 __all__ = ["GAME", "SPEC", "SwapClopsCards"]

@@ -32,7 +32,6 @@ from cliplab.engine import (
     Outcome,
     PositionError,
     State,
-    UniformChoice,
     register,
 )
 from cliplab.engine.position import check_fields, integer, items, word
@@ -247,10 +246,15 @@ def fits(cards: Sequence[str], lock: str, adding: Sequence[str], table: Mapping[
     """Whether `adding` may join a set holding `cards` locked to `lock` ("" while it has fewer than two):
     all its cards must then share the set's trait (the first two fix it; a lone card takes any card that
     shares a shape or a colour with it)."""
-    if lock:
-        value = table[cards[0]].trait(lock)
-        return all(table[name].trait(lock) == value for name in adding)
-    return bool(shared_traits([*cards, *adding], table))
+    if lock == "shape":
+        shape = table[cards[0]].shape
+        return all(table[name].shape == shape for name in adding)
+    if lock == "colour":
+        colour = table[cards[0]].colour
+        return all(table[name].colour == colour for name in adding)
+    together = [table[name] for name in (*cards, *adding)]
+    first = together[0]
+    return all(card.shape == first.shape for card in together) or all(card.colour == first.colour for card in together)
 
 
 def set_trait(cards: Sequence[str], lock: str, table: Mapping[str, Card]) -> str:
@@ -264,6 +268,24 @@ def set_points(cards: Sequence[str], lock: str, cards_deck: Deck) -> int:
 
 
 # ----- the state ----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class DeckCard(ChanceNode):
+    """The deck's next card: each card it holds equally likely, drawn into `seat`'s hand or, for DECK,
+    turned up (step 2). The same odds as a uniform choice over the deck's cards, without listing them."""
+
+    cards: tuple[str, ...]
+    seat: int
+
+    def draw(self, rng: random.Random) -> Action:
+        card = self.cards[rng.randrange(len(self.cards))]
+        return Reveal(card) if self.seat == DECK else Draw(self.seat, card)
+
+    def allows(self, event: Action) -> bool:
+        if self.seat == DECK:
+            return isinstance(event, Reveal) and event.card in self.cards
+        return isinstance(event, Draw) and event.seat == self.seat and event.card in self.cards
 
 
 class SwapClopsCards(State):
@@ -290,6 +312,7 @@ class SwapClopsCards(State):
 
     def _setup(self) -> None:
         n = self.players
+        self.deck_name: str = self.option("deck")  # which deck file (the content is read through it)
         self.phase = "deal"
         self.active = 0
         self.turn = 0
@@ -322,7 +345,7 @@ class SwapClopsCards(State):
 
     @property
     def content(self) -> Deck:
-        return deck(self.option("deck"))
+        return deck(self.deck_name)
 
     # ----- who moves ---------------------------------------------------------------------------------
 
@@ -344,9 +367,9 @@ class SwapClopsCards(State):
 
     def _chance(self) -> ChanceNode | None:
         if self.phase in ("deal", "draw") and self.deck:
-            return UniformChoice(tuple(Draw(self._drawer(), card) for card in self.deck))
+            return DeckCard(tuple(self.deck), self._drawer())
         if self.phase == "reveal" and self.deck:
-            return UniformChoice(tuple(Reveal(card) for card in self.deck))
+            return DeckCard(tuple(self.deck), DECK)
         return None
 
     def _drawer(self) -> int:
@@ -416,20 +439,19 @@ class SwapClopsCards(State):
         return actions
 
     def _accept_actions(self, seat: int) -> list[Action]:
-        if self.room_slot >= 0:
-            choices = self.roomless()
-            slots: Iterable[int] = [self.room_slot]
-        else:
-            choices = self.table_cards()
-            slots = range(SLOTS)
+        freed = self.room_slot
         actions: list[Action] = []
-        for card, giver in choices:
+        needs_room = False
+        for card, giver in self.table_cards():
+            slots = [slot for slot in range(SLOTS) if slot != freed and self.fits(seat, slot, (card,))]
+            needs_room |= not slots
+            if freed >= 0:
+                # The room just made is for a card that fits nowhere else.
+                slots = [] if slots else [freed]
             for slot in slots:
-                if self.fits(seat, slot, (card,)):
-                    made = TakeDeckCard(card, slot + 1) if giver == DECK else AcceptOffer(card, giver, slot + 1)
-                    actions.append(made)
-        if self.room_slot < 0:
-            if self.roomless():
+                actions.append(TakeDeckCard(card, slot + 1) if giver == DECK else AcceptOffer(card, giver, slot + 1))
+        if freed < 0:
+            if needs_room:
                 actions += [Score(slot + 1) for slot in range(SLOTS)]
             actions.append(StopAccepting())
         return actions
