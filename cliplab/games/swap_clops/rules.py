@@ -33,7 +33,6 @@ from cliplab.engine import (
     Outcome,
     PositionError,
     State,
-    UniformChoice,
     register,
     round_limit,
 )
@@ -116,18 +115,17 @@ def collected_by(board: Sequence[int], swapped: Sequence[int]) -> list[int]:
 @lru_cache(maxsize=4096)
 def _swaps(shapes: tuple[str, ...]) -> tuple[Swap, ...]:
     """Every legal swap on a board whose spaces hold tiles of these shapes ("" empty), in reading order."""
-    by_shape: dict[str, list[int]] = {}
+    later_of_shape: dict[str, list[int]] = {}
     for space, shape in enumerate(shapes):
         if shape:
-            by_shape.setdefault(shape, []).append(space)
-    found = []
-    for spaces in by_shape.values():
-        for i, first in enumerate(spaces):
-            r1, c1 = divmod(first, SIZE)
-            for second in spaces[i + 1 :]:
-                found.append((first, second, Swap(r1, c1, *divmod(second, SIZE))))
-    found.sort(key=lambda entry: (entry[0], entry[1]))
-    return tuple(entry[2] for entry in found)
+            later_of_shape.setdefault(shape, []).append(space)
+    found: list[Swap] = []
+    for first, shape in enumerate(shapes):
+        if shape:
+            later = later_of_shape[shape]
+            del later[0]  # `first` itself: what is left lies after it in reading order
+            found.extend(map(SWAP_PAIRS[first].__getitem__, later))
+    return tuple(found)
 
 
 def like_bonus(collected: Sequence[Sequence[int]], like_ties: str) -> list[list[str]]:
@@ -159,6 +157,14 @@ class Swap(Action):
     col_b: int
 
 
+# Every swap there can be, made once: SWAP_PAIRS[first][second] for spaces first < second (listing legal swaps
+# then costs no new objects).
+SWAP_PAIRS: tuple[dict[int, Swap], ...] = tuple(
+    {second: Swap(*divmod(first, SIZE), *divmod(second, SIZE)) for second in range(first + 1, SPACES)}
+    for first in range(SPACES)
+)
+
+
 @dataclass(frozen=True, slots=True)
 class Pass(Action):
     TEMPLATE: ClassVar[str] = "pass"
@@ -173,6 +179,22 @@ class Draw(Action):
     tile: int
     row: int
     col: int
+
+
+@dataclass(frozen=True, slots=True)
+class SupplyDraw(ChanceNode):
+    """The next empty space (row, col) gets a tile from `supply`, each equally likely. The same draw as a
+    UniformChoice over one Draw per tile, without making those Draws."""
+
+    row: int
+    col: int
+    supply: tuple[int, ...]
+
+    def draw(self, rng: random.Random) -> Action:
+        return Draw(self.supply[rng.randrange(len(self.supply))], self.row, self.col)
+
+    def allows(self, event: Action) -> bool:
+        return isinstance(event, Draw) and (event.row, event.col) == (self.row, self.col) and event.tile in self.supply
 
 
 # ----- the state -----------------------------------------------------------------------------------
@@ -207,8 +229,7 @@ class SwapClops(State):
     def _chance(self) -> ChanceNode | None:
         if self.phase not in ("deal", "refill"):
             return None
-        row, col = place_of(self.board.index(0))
-        return UniformChoice(tuple(Draw(number, row, col) for number in self.supply))
+        return SupplyDraw(*place_of(self.board.index(0)), tuple(self.supply))
 
     def _place_drawn(self, draw: Draw) -> None:
         space = space_of(draw.row, draw.col)
@@ -234,7 +255,7 @@ class SwapClops(State):
 
     def swaps(self) -> list[Swap]:
         """Every swap the board allows now: two tiles of the same shape, any distance apart."""
-        return list(_swaps(tuple(SHAPE_OF[t] for t in self.board)))
+        return list(_swaps(tuple(map(SHAPE_OF.__getitem__, self.board))))
 
     def outcome_of(self, swap: Swap) -> list[int]:
         """The spaces a swap would collect (none changes here)."""
