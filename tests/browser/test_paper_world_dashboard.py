@@ -134,6 +134,8 @@ class Dashboard:
             return self.click(self.button("pw-take-colour" if isinstance(action, TakeColour) else "pw-take-value"))
         if isinstance(action, PlaceCard):
             snap = self.click(self.cell("hand", 0, game.hands[0].index(action.card)))
+            if game.turns >= 30 and not (self.artifacts / "paper_world-placing.png").exists():
+                self.page.screenshot(path=str(self.artifacts / "paper_world-placing.png"))
             spot = [action.row + OFFSET, action.col + OFFSET]
             assert spot in snap["lit"], f"{action}: the spot is not lit ({snap['lit']})"
             return self.click(self.cell("land-0", *spot))
@@ -178,8 +180,6 @@ def test_a_seeded_paper_world_game_played_by_clicks_ends_as_the_engine_says(
             assert snap["log"] == str(len(game.log)), "the page and the mirror have played the same decisions"
             assert snap["hand"] == [str(card(c)) for c in game.hands[0]], "the person's hand is on screen"
             action = PaperWorldBot(len(person)).choose(game.view(0), 0)
-            if type(action).__name__ not in kinds and len(person) > 20:
-                dash.page.screenshot(path=str(artifacts_dir / f"paper_world-{type(action).__name__}.png"))
             kinds.add(type(action).__name__)
             snap = dash.act(game, action)
             assert not snap["message"].startswith("player 0"), f"{action} was refused: {snap['message']}"
