@@ -49,6 +49,12 @@ def table() -> tuple[PaperWorld, PaperWorldPicture, App, dict[str, int]]:
     return game, PaperWorldPicture(app), app, cards
 
 
+def view_of(game: PaperWorld, seat: int | None) -> PaperWorld:
+    view = game.view(seat)
+    assert isinstance(view, PaperWorld)
+    return view
+
+
 def labels(controls: tuple[str, list[Any]]) -> list[str]:
     return [widget.description for widget in controls[1]]
 
@@ -73,7 +79,7 @@ def test_an_empty_pile_click_is_refused_with_a_reason() -> None:
 
 def test_a_hand_card_lights_its_legal_spots_and_a_spot_click_places_it() -> None:
     game, picture, _, cards = table()
-    view = game.view(0)
+    view = view_of(game, 0)
     at = view.hands[0].index(cards["y1"])
     assert picture.click(view, 0, Intent("hand", "cell", (0, at))) is None
     scene = picture.scene(view, 0, True)
@@ -92,20 +98,20 @@ def test_a_landscape_click_without_a_card_says_what_to_do() -> None:
 
 def test_a_skip_spot_is_named_and_its_discard_is_a_hand_click() -> None:
     game, picture, _, cards = table()
-    view = game.view(0)
+    view = view_of(game, 0)
     picture.click(view, 0, Intent("hand", "cell", (0, view.hands[0].index(cards["y2"]))))
     status, _ = picture.controls(view, 0)
     assert "uses your skip" in status and "costs a discard" in status
     game.apply(PlaceCard(cards["y2"], 0, 0))  # a new stack at 2: the skip
     picture.reset()
-    view = game.view(0)
+    view = view_of(game, 0)
     assert "discard" in picture.controls(view, 0)[0]
     assert picture.click(view, 0, Intent("hand", "cell", (0, 0))) == Discard(cards["y1"])
 
 
 def test_another_players_hand_is_never_drawn() -> None:
     game, picture, _, _ = table()
-    spectator = game.view(None)
+    spectator = view_of(game, None)
     assert BURIED in spectator.hands[0]
     boards = [board.id for board in picture.scene(spectator, 0, False).boards]
     assert "hand" not in boards and "land-0" in boards and "land-1" in boards
