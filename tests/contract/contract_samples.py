@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from cliplab.engine import State, spec
+from cliplab.engine import State, games, spec
 from cliplab.kit import declaration
 
 SEEDS = (0, 1)  # games per player count with the default rules; one per named variant
@@ -65,3 +65,17 @@ def _played(game: str) -> list[tuple[State, list[tuple[State, int]]]]:
                 state.apply(action, seat)
         played.append((state, seen))
     return played
+
+
+def bot_choices(per_game: int, bot_seed: int) -> dict[str, list[str]]:
+    """What every declared bot of every registered game chooses, made from `bot_seed`, on `per_game` sample
+    positions of that game spread over its decision samples: {"game/bot": [action texts]}."""
+    found = {}
+    for game in games():
+        kit = declaration(game)
+        samples = decision_samples(game)
+        spread = samples[:: max(1, len(samples) // per_game)][:per_game]
+        for bot in kit.bot_names():
+            made = kit.make_bot(bot, bot_seed)
+            found[f"{game}/{bot}"] = [str(made.choose(state.view(seat), seat)) for state, seat in spread]
+    return found
