@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import replace
 from functools import lru_cache
 
 from cliplab.engine import Action, State
@@ -26,6 +27,8 @@ from cliplab.grid import neighbours4
 from .content import MONSTERS, NOTHING, TOKENS, card
 from .rules import (
     KEEP,
+    STEP,
+    Bridge,
     Cell,
     Cut,
     Cutterland,
@@ -33,9 +36,12 @@ from .rules import (
     Join,
     Kingdom,
     Take,
+    Tower,
+    Wall,
     cut_actions,
     joined_cells,
     joins,
+    pair,
     partitions,
     predicted_hunt,
     score_lines,
@@ -88,6 +94,19 @@ def best_join(kingdom: dict[Cell, str], piece: Piece) -> tuple[int, Join]:
             best = (gain, join)
     assert best is not None
     return best
+
+
+def with_token(kingdom: Kingdom, action: Action) -> Kingdom:
+    """The kingdom with one more tower, wall or bridge (the action's)."""
+    if isinstance(action, Tower):
+        return replace(kingdom, towers=kingdom.towers | {(action.row, action.col)})
+    assert isinstance(action, Wall | Bridge)
+    reach = 1 if isinstance(action, Wall) else 2
+    dr, dc = STEP[action.side]
+    ends = pair((action.row, action.col), (action.row + reach * dr, action.col + reach * dc))
+    if isinstance(action, Wall):
+        return replace(kingdom, walls=kingdom.walls | {ends})
+    return replace(kingdom, bridges=kingdom.bridges | {ends})
 
 
 def tokens_on(piece: Piece) -> int:
@@ -173,12 +192,11 @@ class HeuristicBot:
 
     def place(self, game: Cutterland, seat: int) -> Action:
         kept = game.kept(seat)
+        kingdom = game.kingdom(seat)
         best: Action = KEEP
-        best_value = worth(game.kingdom(seat), kept)
+        best_value = worth(kingdom, kept)
         for action in game.token_placements(seat):
-            trial = _game(game.clone())
-            trial.apply_fast(action, seat)
-            value = worth(trial.kingdom(seat), kept - 1)
+            value = worth(with_token(kingdom, action), kept - 1)
             if value > best_value:
                 best_value, best = value, action
         return best

@@ -269,18 +269,24 @@ def turned(cells: Iterable[tuple[Cell, str]], turns: int) -> list[tuple[Cell, st
     return sorted((moved[cell], code) for cell, code in codes.items())
 
 
+@lru_cache(maxsize=4096)
+def _turned_shape(cells: tuple[Cell, ...], turns: int) -> tuple[Cell, ...]:
+    return tuple(orient(cells, Transform(turns)).values())
+
+
 def joins(kingdom: Mapping[Cell, str], piece: Sequence[tuple[Cell, str]]) -> list[Join]:
     """Every legal way to join `piece` (card cells with codes) to `kingdom`, in a fixed order."""
     if not kingdom:
         return [Join(0, 0, turns) for turns in range(4)]
-    frontier = {n for cell in kingdom for n in neighbours4(cell) if n not in kingdom}
-    found = []
+    frontier = {n for cell in kingdom for n in neighbours4(cell)}.difference(kingdom)
+    cells = tuple(cell for cell, _ in piece)
+    found: list[Join] = []
     for turns in range(4):
-        shape = [cell for cell, _ in turned(piece, turns)]
+        shape = _turned_shape(cells, turns)
+        # Anchors putting some piece cell on the frontier, less those putting one on the kingdom.
         anchors = {(fr - pr, fc - pc) for fr, fc in frontier for pr, pc in shape}
-        for ar, ac in sorted(anchors):
-            if not any((ar + pr, ac + pc) in kingdom for pr, pc in shape):
-                found.append(Join(ar, ac, turns))
+        anchors.difference_update({(kr - pr, kc - pc) for kr, kc in kingdom for pr, pc in shape})
+        found.extend(Join(ar, ac, turns) for ar, ac in sorted(anchors))
     return found
 
 

@@ -1,0 +1,99 @@
+"""Cutterland bots: how long each thinks per move, how they fare against each other, and how often each
+scoring line scores.
+
+Each line-up plays seeded 3-player games: the first bot named against two of the second, the first bot's
+seat turning round the table from game to game. Every `choose` call is timed on the view of the seat to
+move (wall clock and process CPU time); the tables give each bot's median and 90th percentile, each
+line-up's win share of the first bot with a Wilson 95% interval (a fair share is 1/3), and, over every
+player of every game, how often each scoring line scored (was not 0) and its mean points.
+
+Run:  .venv/bin/python bench/cutterland.py [--games N] [--csv FILE]
+(notebooks/teach/data/cutterland_ladder.csv is `--games 500 --csv` of this script, or as many as noted.)
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import os
+import statistics
+import time
+
+from cliplab.engine import spec
+from cliplab.games.cutterland.rules import SCORE_LINES, Cutterland
+from cliplab.kit import declaration
+from cliplab.sim.metrics import wilson
+
+PLAYERS = 3
+LINEUPS = (("heuristic", "random"), ("search", "random"), ("search", "heuristic"))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=20, help="games per line-up")
+    parser.add_argument("--csv", help="also write every seat's result and score lines to this file")
+    args = parser.parse_args()
+    games = args.games
+    rows: list[dict[str, object]] = []
+    kit = declaration("cutterland")
+    times: dict[str, list[float]] = {}
+    cpu_times: dict[str, list[float]] = {}
+    scored = [0] * len(SCORE_LINES)
+    points = [0] * len(SCORE_LINES)
+    players_seen = 0
+    print(f"{'line-up':<26}{'games':>6}{'first wins':>12}{'95% interval':>18}")
+    for first, other in LINEUPS:
+        wins = 0.0
+        for seed in range(games):
+            names = [other] * PLAYERS
+            names[seed % PLAYERS] = first
+            bots = [kit.make_bot(name, seed * 10 + seat) for seat, name in enumerate(names)]
+            state = spec("cutterland").new(PLAYERS, seed)
+            assert isinstance(state, Cutterland)
+            while state.outcome() is None:
+                seat = state.current_player()
+                view = state.view(seat)
+                started, cpu_started = time.perf_counter(), time.process_time()
+                action = bots[seat].choose(view, seat)
+                times.setdefault(names[seat], []).append(time.perf_counter() - started)
+                cpu_times.setdefault(names[seat], []).append(time.process_time() - cpu_started)
+                state.apply_fast(action, seat)
+            outcome = state.outcome()
+            assert outcome is not None
+            if seed % PLAYERS in outcome.winners:
+                wins += 1 / len(outcome.winners)
+            for seat, name in enumerate(names):
+                lines = state.score_lines(seat)
+                players_seen += 1
+                for index, value in enumerate(lines):
+                    scored[index] += value != 0
+                    points[index] += value
+                share = 1 / len(outcome.winners) if seat in outcome.winners else 0.0
+                row: dict[str, object] = {"lineup": f"{first} v {other}", "game_seed": seed, "seat": seat, "bot": name,
+                                          "score": outcome.scores[seat], "win_share": share}  # fmt: skip
+                row.update({f"line_{index}": value for index, value in enumerate(lines)})
+                rows.append(row)
+        low, high = wilson(wins, games)
+        print(f"{first + ' v 2 ' + other:<26}{games:>6}{wins / games:>12.2f}{f'{low:.2f}-{high:.2f}':>18}")
+    print()
+    print(f"{'bot':<12}{'moves':>7}{'median ms':>11}{'p90 ms':>9}{'median CPU ms':>15}")
+    for name, spent in times.items():
+        ordered = sorted(spent)
+        p90 = ordered[int(0.9 * (len(ordered) - 1))]
+        cpu = 1000 * statistics.median(cpu_times[name])
+        print(f"{name:<12}{len(spent):>7}{1000 * statistics.median(spent):>11.1f}{1000 * p90:>9.1f}{cpu:>15.1f}")
+    print(f"(machine load over the last minute: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
+    print()
+    print(f"{'scoring line':<48}{'scored':>8}{'mean points':>13}")
+    for index, words in enumerate(SCORE_LINES):
+        print(f"{words:<48}{scored[index] / players_seen:>8.0%}{points[index] / players_seen:>13.1f}")
+    if args.csv:
+        with open(args.csv, "w", newline="") as stream:
+            writer = csv.DictWriter(stream, fieldnames=list(rows[0]))
+            writer.writeheader()
+            writer.writerows(rows)
+        print(f"\nevery seat's result in {args.csv}")
+
+
+if __name__ == "__main__":
+    main()
