@@ -18,7 +18,7 @@ GAME = Declaration(
     live_scores="cliplab.games.paper_world.score:live_scores",
     metrics="cliplab.games.paper_world.score:metrics",
     position="cliplab.games.paper_world.rules:position",
-    teach=None,
+    teach="paper_world",
 )
 
 __all__ = ["GAME", "SPEC", "PaperWorld"]
