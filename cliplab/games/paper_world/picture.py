@@ -177,9 +177,9 @@ class PaperWorldPicture(Picture):
                     button(f"Take {what} ({count} card{'s' * (count != 1)})", css, lambda take=take: self.app.do(take))  # type: ignore[misc]
                 )
             lines.append("take by colour or by value with a button, or click a hand card to place instead.")
-        elif phase == "turn":
-            lines.append("click a centre card to take, or a card in your hand to place it.")
         number = self._hand_card(game, seat)
+        if phase == "turn" and self.pile is None and number is None:
+            lines.append("click a centre card to take, or a card in your hand to place it.")
         if number is not None:
             skips = skip_spots(game, seat, number)
             note = (
@@ -188,7 +188,7 @@ class PaperWorldPicture(Picture):
                 if skips
                 else ""
             )
-            lines.insert(0, f"picked the {card(number)}: click a lit spot of your landscape.{note}")
+            lines = [f"picked the {card(number)}: click a lit spot of your landscape.{note}"]
         return f"{who}: " + " ".join(lines), widgets
 
     def doing(self, view: State, seat: int) -> str:
@@ -209,7 +209,8 @@ class PaperWorldPicture(Picture):
             scissors = "The scissors token lies beside the centre: the first scissors card placed may take it."
         else:
             owner, r, c = game.scissors
-            scissors = f"{html.escape(self.app.who(owner))} holds the scissors (on the stack at {r},{c})."
+            top = card(game.lands[owner][(r, c)][-1])
+            scissors = f"{html.escape(self.app.who(owner))} holds the scissors (on their {top} stack)."
         rows = []
         for index, number in enumerate(game.objectives):
             goal = objectives()[number]
