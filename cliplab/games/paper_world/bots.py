@@ -5,10 +5,11 @@ determinized sample of it (seeded by the bot's seed and the log's length, so the
 choice): everything the seat can see is exactly as in the game, which is all the heuristic's own
 lookahead touches (its hand, its landscape, the pile tops).
 
-The heuristic scores a position for its seat as the score now plus what its hand promises: a card that
-fits a stack next (or starts one) is worth most of its stars, a card two steps away some, the rest little,
-with a cost for a hand that would break the limit. It also takes the scissors whenever it can (2 points,
-free skips, and the holder loses them).
+The heuristic scores a position for its seat as the score now plus what its hand promises: each card is
+worth the stars its placing would add (and the point it costs in hand), most for a card that fits a stack
+next or starts one, less for one that would fit after another card of the hand or two steps on, and all
+of it shrinking as the end nears, with a cost for a hand that would break the limit. It also takes the
+scissors whenever it can (2 points, free skips, and the holder loses them).
 
 The search bot draws several samples, keeps the heuristic's best few actions, and plays each sample out
 to the end with the heuristic's cheap rule for every seat, choosing the action with the best average
@@ -21,34 +22,59 @@ import random
 
 from cliplab.engine import Action, State
 
-from .content import deck
-from .rules import BURIED, HAND_LIMIT, Discard, EndTurn, PaperWorld, PlaceCard, Scissors, TakeColour, TakeValue, card
+from .content import SIDE, deck
+from .rules import (
+    BURIED,
+    END_PILES,
+    HAND_LIMIT,
+    Discard,
+    EndTurn,
+    PaperWorld,
+    PlaceCard,
+    Scissors,
+    TakeColour,
+    TakeValue,
+    card,
+)
 
 SAMPLES = 4
 CANDIDATES = 3
 
 
+def time_left(game: PaperWorld) -> float:
+    """How much of the game is left to turn cards in hand into stars: 1 early, little in the final round."""
+    if game.final_turns >= 0:
+        return 0.2
+    return 0.6 if game.piles_left() <= END_PILES + 1 else 1.0
+
+
 def promise(game: PaperWorld, seat: int) -> float:
-    """What the cards in a seat's hand are likely worth later, in points."""
+    """What the cards in a seat's hand are likely worth later, in points: for each card, the stars its
+    placing would add over the card it covers, plus the point a card in hand costs, weighed by how near it
+    is to fitting (next on a stack, next after another card of the hand, or further) and by the time left."""
     stars = deck().stars
-    tops: dict[str, list[int]] = {}
+    tops: dict[str, set[int]] = {}
     for stack in game.lands[seat].values():
         top = card(stack[-1])
-        tops.setdefault(top.colour, []).append(top.value)
-    room = len(game.lands[seat]) < 9 and bool(game.open_cells(seat))
+        tops.setdefault(top.colour, set()).add(top.value)
+    held = [card(number) for number in game.hands[seat] if number != BURIED]
+    in_hand = {(c.colour, c.value) for c in held}
+    room = len(game.lands[seat]) < SIDE * SIDE and bool(game.open_cells(seat))
     worth = 0.0
-    for number in game.hands[seat]:
-        if number == BURIED:
-            continue
-        held = card(number)
-        rising = tops.get(held.colour, [])
-        if held.value - 1 in rising or (held.value == 1 and room):
-            worth += 0.7 * stars[held.value]
-        elif held.value - 2 in rising or (held.value == 2 and room):
-            worth += 0.4 * stars[held.value]
+    for paper in held:
+        below = paper.value - 1
+        gain = stars[paper.value] - (stars[below] if below else 0) + 1
+        rising = tops.get(paper.colour, set())
+        if below in rising or (paper.value == 1 and room):
+            weight = 0.8
+        elif (paper.colour, below) in in_hand:
+            weight = 0.6
+        elif below - 1 in rising:
+            weight = 0.35
         else:
-            worth += 0.15 * stars[held.value]
-    return worth
+            weight = 0.1
+        worth += weight * gain
+    return worth * time_left(game)
 
 
 def value(game: PaperWorld, seat: int) -> float:
