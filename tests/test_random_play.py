@@ -28,8 +28,9 @@ from cliplab.engine import Action, Hidden, IllegalAction, State, from_json, repl
 DEFAULT_GAMES = 100  # seeded games per player count with the default rules (variant None)
 VARIANT_GAMES = 20  # seeded games per player count with each named variant
 # Fewer for games whose every step offers hundreds of actions (a ClipCut Parks game is 50-300 decisions,
-# each over all cuts or all placements, at about a second a game): (default rules, each variant).
-GAMES_PER_COUNT = {"clipcut_parks": (25, 5), "swap_clops": (25, 5)}
+# each over all cuts or all placements, at about a second a game; a Cutterland cut is one of up to 12975):
+# (default rules, each variant).
+GAMES_PER_COUNT = {"clipcut_parks": (25, 5), "cutterland": (25, 5), "swap_clops": (25, 5)}
 SAMPLE_RATE = 0.3  # share of the steps on which the expensive checks run
 FINGERPRINTED_TRIES = 2  # refused tries per sampled step after which the fingerprint is compared too
 KEEP_RATE = 0.1  # share of the steps whose position is kept for the rewind checks at the end

@@ -36,7 +36,7 @@ from .board import (
     table_board,
     window,
 )
-from .content import CARD_COLS, CARD_ROWS
+from .content import CARD_COLS, CARD_ROWS, MONSTERS
 from .rules import (
     KEEP,
     SCORE_LINES,
@@ -344,7 +344,27 @@ class CutterlandPicture(Picture):
                 f"<table>{lines}<tr><td><b>total</b></td><td class='ct-total'><b>{total}</b></td></tr></table></div>"
             )
         when = "" if game.phase == "over" else " (if the hunt came now)"
-        return f"<div class='ct-scores'><b>Scores, line by line{when}</b>{''.join(rows)}</div>"
+        hunt = self._hunt_words(game) if game.phase in ("dragons", "over") else ""
+        return f"{hunt}<div class='ct-scores'><b>Scores, line by line{when}</b>{''.join(rows)}</div>"
+
+    def _hunt_words(self, game: Cutterland) -> str:
+        """The hunt in order, kingdom by kingdom: each kraken's catch, then each dragon's meal."""
+        steps = []
+        for who in range(game.players):
+            kingdom = game.kingdom(who)
+            caught = set(game.caught[who])
+            for kraken in sorted(cell for cell, code in kingdom.cells.items() if code[1] == "K"):
+                catch = [cell for cell in kingdom.kraken_reach(kraken) if cell in caught]
+                if catch:
+                    meal = ", ".join(f"the {MONSTERS[kingdom.monster(cell)]} at {cell[0]},{cell[1]}" for cell in catch)
+                    steps.append(f"{self.app.who(who)}: the kraken at {kraken[0]},{kraken[1]} eats {meal}")
+            for dragon, prey in game.fed[who]:
+                what = MONSTERS[kingdom.monster(prey)]
+                steps.append(
+                    f"{self.app.who(who)}: the dragon at {dragon[0]},{dragon[1]} eats the {what} at {prey[0]},{prey[1]}"
+                )
+        items = "".join(f"<li>{html.escape(step)}</li>" for step in steps) or "<li>nobody is eaten</li>"
+        return f"<div class='ct-hunt'><b>The hunt, step by step</b><ol>{items}</ol></div>"
 
     def entry_words(self, state: State, index: int) -> str | None:
         seat, action = state.log[index]
