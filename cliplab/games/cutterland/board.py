@@ -134,14 +134,16 @@ def kingdom_board(
     )
 
 
-def cut_edges(labels: tuple[int, ...]) -> list[Edge]:
-    """The lines between cells of different pieces of a cut card."""
+def cut_edges(labels: tuple[int, ...], gone: Collection[int] = ()) -> list[Edge]:
+    """The lines between cells of different pieces of a cut card (not between two pieces taken away)."""
     found = []
     for r in range(CARD_ROWS):
         for c in range(CARD_COLS):
             for near in ((r, c + 1), (r + 1, c)):
-                inside = near[0] < CARD_ROWS and near[1] < CARD_COLS
-                if inside and labels[r * CARD_COLS + c] != labels[near[0] * CARD_COLS + near[1]]:
+                if near[0] >= CARD_ROWS or near[1] >= CARD_COLS:
+                    continue
+                here, there = labels[r * CARD_COLS + c], labels[near[0] * CARD_COLS + near[1]]
+                if here != there and not (here in gone and there in gone):
                     found.append(Edge(*segment_points(((r, c), near)), style="cut"))
     return found
 
@@ -185,7 +187,7 @@ def card_board(
                     cell.badge,
                 )
             cells.append(cell)
-    edges = cut_edges(labels) if labels else []
+    edges = cut_edges(labels, gone) if labels else []
     return Board(
         board_id, label, CARD_ROWS, CARD_COLS, tuple(cells), tuple(edges), (), tuple(marks), clickable, False, previews
     )
