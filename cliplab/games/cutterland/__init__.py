@@ -18,7 +18,7 @@ GAME = Declaration(
     live_scores="cliplab.games.cutterland.score:live_scores",
     metrics="cliplab.games.cutterland.score:metrics",
     position="cliplab.games.cutterland.rules:position",
-    teach=None,
+    teach="cutterland",
 )
 
 __all__ = ["GAME", "SPEC", "Bridge", "Cut", "Cutterland", "Deal", "Feed", "Join", "Keep", "Take", "Tower", "Wall"]
