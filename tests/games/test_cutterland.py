@@ -458,6 +458,7 @@ def test_a_tie_is_shared() -> None:
 
 def test_the_score_lines_add_up_to_the_score() -> None:
     game = SPEC.new(3, 11)
+    assert isinstance(game, Cutterland)
     while game.outcome() is None:
         game.apply(game.legal_actions()[-1])
     outcome = game.outcome()

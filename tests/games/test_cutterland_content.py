@@ -38,7 +38,8 @@ def test_the_deck_has_at_least_sixty_cards_of_three_by_four_cells() -> None:
 def test_every_monster_of_the_deck_lives_on_its_terrain() -> None:
     for found in deck().values():
         for row in found.cells:
-            for terrain, thing in row:
+            for code in row:
+                terrain, thing = code[0], code[1]
                 if thing in MONSTERS:
                     assert terrain in HOMES[thing], (found.number, terrain, thing)
 

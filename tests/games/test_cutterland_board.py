@@ -1,0 +1,96 @@
+"""Cutterland's drawing and table picture: the kingdom's window grows with it, a card's cuts become pieces,
+and clicks stand for the actions the dashboard promises."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+
+from cliplab.engine import IllegalAction
+from cliplab.games.cutterland.board import Window, describe, kingdom_board, labels_of, window
+from cliplab.games.cutterland.picture import CutterlandPicture
+from cliplab.games.cutterland.rules import Bridge, Cut, Join, Take, Tower, Wall, position
+from cliplab.grid import segment_points
+from cliplab.ui import Intent
+
+
+def land(*rows: str) -> list[tuple[int, int, str]]:
+    return [(r, c, code) for r, row in enumerate(rows) for c, code in enumerate(row.split()) if code != "--"]
+
+
+def picture() -> CutterlandPicture:
+    return CutterlandPicture(SimpleNamespace(who=lambda seat: f"Player {seat}", refresh=lambda: None))
+
+
+def test_the_kingdoms_window_grows_with_it_and_leaves_room_for_a_join() -> None:
+    small = position(2, kingdoms=[land("M."), []], tokens=[{"wall": 1}, {}])
+    assert window(small, 0) == Window(-1, -1, 3, 3)
+    wide = position(2, kingdoms=[[(0, 0, "M."), (-5, 9, "S.")], []], tokens=[{"wall": 1}, {}])
+    shift = window(wide, 0)
+    assert (shift.top, shift.left, shift.rows, shift.cols) == (-6, -1, 8, 12)
+    board = kingdom_board(wide, 0)
+    assert (board.rows, board.cols) == (8, 12)
+    joining = position(2, hands=[[1], []], kingdoms=[[], land("M.")])
+    joining.apply("cut card 1 as 1111 1111 2222")
+    joining.apply("take piece 1")
+    shift = window(joining, 1)
+    assert (shift.top, shift.left, shift.rows, shift.cols) == (-4, -4, 9, 9)
+
+
+def test_cut_lines_make_the_pieces_they_enclose() -> None:
+    across = {((1, c), (2, c)) for c in range(4)}
+    assert labels_of(across) == (1,) * 8 + (2,) * 4
+    # A line that encloses nothing leaves the card whole.
+    assert labels_of({((0, 0), (0, 1))}) == (1,) * 12
+
+
+def test_clicked_lines_and_the_cut_button_make_the_cut() -> None:
+    game = position(2, hands=[[1], []])
+    shown = picture()
+    for c in range(4):
+        a, b = segment_points(((1, c), (2, c)))
+        assert shown.click(game, 0, Intent("card-1", "segment", a, b)) is None
+    assert shown.cuts[1] == {((1, c), (2, c)) for c in range(4)}
+    assert "Ready to cut" in shown._status(game, 0)
+    a, b = segment_points(((1, 0), (2, 0)))
+    shown.click(game, 0, Intent("card-1", "segment", a, b))  # a second click mends the line
+    assert "1 pieces" in shown._status(game, 0) and "too few" in shown._status(game, 0)
+    with pytest.raises(IllegalAction):
+        shown.click(game, 0, Intent("card-1", "segment", (0, 0), (0, 1)))  # the card's own edge
+
+
+def test_a_click_on_a_piece_takes_it_and_a_click_on_the_kingdom_joins_there() -> None:
+    game = position(2, hands=[[1], []], kingdoms=[[], land("M.")])
+    game.apply(Cut(1, 1111, 1111, 2222))
+    shown = picture()
+    assert shown.click(game, 1, Intent("table", "cell", (2, 3))) == Take(2)
+    game.apply("take piece 2")
+    shift = window(game, 1)
+    shown.turns = 1
+    assert shown.click(game, 1, Intent("kingdom-1", "cell", shift.board_cell((1, 0)))) == Join(1, 0, 1)
+    dropped = Intent("kingdom-1", "drop", shift.board_cell((0, 1)), piece="held", turns=2)
+    assert shown.click(game, 1, dropped) == Join(0, 1, 2)
+    scene = shown.scene(game, 1, True)
+    assert scene.pieces and scene.board("kingdom-1").accepts_pieces
+
+
+def test_token_clicks_place_towers_walls_and_bridges() -> None:
+    game = position(2, kingdoms=[land("MC S. MT"), []], tokens=[{"tower": 1, "wall": 1, "bridge": 1}, {}])
+    shown = picture()
+    shift = window(game, 0)
+    at = shift.board_cell
+    assert shown.click(game, 0, Intent("kingdom-0", "cell", at((0, 0)))) == Tower(0, 0)
+    a, b = segment_points((at((0, 0)), at((0, 1))))
+    assert shown.click(game, 0, Intent("kingdom-0", "segment", a, b)) == Wall("east", 0, 0)
+    shown.cell_token = "bridge"
+    assert shown.click(game, 0, Intent("kingdom-0", "cell", at((0, 2)))) is None
+    assert shown.click(game, 0, Intent("kingdom-0", "cell", at((0, 0)))) == Bridge("east", 0, 0)
+
+
+def test_the_still_picture_shows_every_kingdom_and_the_hunt_marks_the_eaten() -> None:
+    game = position(2, kingdoms=[land("WK WF"), land("MC")])
+    scene = describe(game)
+    assert [board.id for board in scene.boards] == ["kingdom-0", "kingdom-1"]
+    eaten = [cell for cell in scene.board("kingdom-0").cells if "eaten by a kraken" in cell.label]
+    assert len(eaten) == 1 and eaten[0].text.endswith("F")
