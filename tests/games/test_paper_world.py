@@ -58,7 +58,7 @@ def objective(name: str) -> int:
 
 
 # Objectives that none of the small positions below reaches by accident.
-QUIET = [objective("nine stacks"), objective("18 stars showing"), objective("line summing to 11")]
+QUIET = [objective("nine stacks"), objective("24 stars showing"), objective("line summing to 11")]
 
 
 def build(players: int = 2, **fields: object) -> PaperWorld:
@@ -422,7 +422,7 @@ def l_shape_game(players: int) -> PaperWorld:
     for colour in "ybg"[:players]:
         lands.append([[0, 0, [pick(f"{colour}1")]], [0, 1, [pick(f"{colour}1")]]])
         hands.append([pick(f"{colour}1")])
-    goals = [objective("L of one colour"), objective("nine stacks"), objective("18 stars showing")]
+    goals = [objective("L of one colour"), objective("nine stacks"), objective("24 stars showing")]
     return build(players, landscapes=lands, hands=hands, objectives=goals, piles=[[pick("k5")], [], [], [], []])
 
 
@@ -456,7 +456,7 @@ def test_an_objective_is_claimed_once_per_player() -> None:
 def test_objectives_claimed_when_the_tokens_are_gone_give_nothing() -> None:
     pick = Pick()
     lands = [[[0, 0, [pick("y1")]], [0, 1, [pick("y1")]], [1, 0, [pick("y1")]]], []]
-    goals = [objective("L of one colour"), objective("nine stacks"), objective("18 stars showing")]
+    goals = [objective("L of one colour"), objective("nine stacks"), objective("24 stars showing")]
     game = build(
         2,
         landscapes=lands,
@@ -493,7 +493,8 @@ def test_objectives_claimed_when_the_tokens_are_gone_give_nothing() -> None:
         ("eight stacks", {(r, c): "y1" for r in range(3) for c in range(2)}, False),
         ("eight stacks", {(r, c): "y1" for r in range(3) for c in range(3) if (r, c) != (1, 1)}, True),
         ("line summing to 11", {(0, 0): "y5", (1, 0): "b4", (2, 0): "g2"}, True),
-        ("18 stars showing", {(0, 0): "y5", (0, 1): "b5", (0, 2): "g5"}, True),
+        ("24 stars showing", {(0, 0): "y5", (0, 1): "b5", (0, 2): "g5"}, False),
+        ("24 stars showing", {(0, 0): "y5", (0, 1): "b5", (0, 2): "g5", (1, 0): "k5"}, True),
     ],
 )
 def test_objective_patterns_are_met_by_the_landscapes_they_describe(
