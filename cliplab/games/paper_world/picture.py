@@ -210,7 +210,7 @@ class PaperWorldPicture(Picture):
         else:
             owner, r, c = game.scissors
             top = card(game.lands[owner][(r, c)][-1])
-            scissors = f"{html.escape(self.app.who(owner))} holds the scissors (on their {top} stack)."
+            scissors = f"{html.escape(self.app.who(owner))} holds the scissors (on their {top.colour} {top.value})."
         rows = []
         for index, number in enumerate(game.objectives):
             goal = objectives()[number]
