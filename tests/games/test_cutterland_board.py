@@ -67,7 +67,7 @@ def test_a_click_on_a_piece_takes_it_and_a_click_on_the_kingdom_joins_there() ->
     assert shown.click(game, 1, Intent("table", "cell", (2, 3))) == Take(2)
     game.apply("take piece 2")
     shift = window(game, 1)
-    shown.turns = 1
+    shown._turn()  # the turn button
     assert shown.click(game, 1, Intent("kingdom-1", "cell", shift.board_cell((1, 0)))) == Join(1, 0, 1)
     dropped = Intent("kingdom-1", "drop", shift.board_cell((0, 1)), piece="held", turns=2)
     assert shown.click(game, 1, dropped) == Join(0, 1, 2)
