@@ -224,6 +224,8 @@ class Objective:
         """Whether a landscape whose stacks show `tops` fulfils this objective."""
         if self.kind == "count":
             return _count(self.rule, tops, stars) >= self.target
+        if len(tops) < sum(row.count("X") for row in self.shape):
+            return False  # fewer stacks than the shape has
         for form in _forms(self.shape):
             for anchor in tops:
                 # Each placement is tried from the stack under the shape's first cell.

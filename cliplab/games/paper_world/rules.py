@@ -23,6 +23,7 @@ import itertools
 import random
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, ClassVar
 
 from cliplab.engine import (
@@ -54,8 +55,17 @@ BY = ("colour", "value")
 CENTRE_EMPTIED = "the centre was down to two piles or fewer and everyone had one more turn"
 
 
+CARDS = deck().cards
+
+
 def card(number: int) -> Card:
-    return deck().cards[number]
+    return CARDS[number]
+
+
+@cache
+def deck_of(players: int) -> tuple[int, ...]:
+    """The numbers of a game's landscape cards (start cards aside), worked out once per player count."""
+    return deck().deck(players)
 
 
 # ----- actions -------------------------------------------------------------------------------------
@@ -133,6 +143,21 @@ class Pass(Action):
     TEMPLATE: ClassVar[str] = "pass"
 
 
+@dataclass(frozen=True, slots=True)
+class NextCard(ChanceNode):
+    """The next card of the deal onto `pile`: each card not dealt yet equally likely. (UniformChoice over
+    the same cards draws the same; this one makes no action for a card it does not draw.)"""
+
+    cards: tuple[int, ...]
+    pile: int
+
+    def draw(self, rng: random.Random) -> Action:
+        return DealCard(self.cards[rng.randrange(len(self.cards))], self.pile)
+
+    def allows(self, event: Action) -> bool:
+        return isinstance(event, DealCard) and event.pile == self.pile and event.card in self.cards
+
+
 # ----- the state -----------------------------------------------------------------------------------
 
 
@@ -179,9 +204,9 @@ class PaperWorld(State):
                 tuple(DrawObjective(o.number) for o in objectives() if o.number not in self.objectives)
             )
         if self.dealt < self.deck_size:
-            used = {c for pile in self.piles for c in pile}
+            used = set().union(*self.piles)
             pile = self.dealt % PILES
-            return UniformChoice(tuple(DealCard(c, pile) for c in deck().deck(self.players) if c not in used))
+            return NextCard(tuple(c for c in deck_of(self.players) if c not in used), pile)
         seat = next(s for s in range(self.players) if not self.hands[s])
         given = {c for hand in self.hands for c in hand}
         return UniformChoice(tuple(DealStart(c, seat) for c in deck().start_cards() if c not in given))
@@ -270,6 +295,7 @@ class PaperWorld(State):
         land = self.lands[seat]
         blocked = self.scissors[1:] if self.scissors is not None and self.scissors[0] == seat else None
         found = []
+        open_cells: list[Cell] | None = None  # worked out for the first card that may start a stack
         for number in hand:
             if not self.same_kind(number):
                 continue
@@ -281,7 +307,9 @@ class PaperWorld(State):
                 if new.value == top.value + 1 or (skip and new.value == top.value + 2):
                     found.append(PlaceCard(number, *at))
             if new.value == 1 or (skip and new.value == 2):
-                found += [PlaceCard(number, *at) for at in self.open_cells(seat)]
+                if open_cells is None:
+                    open_cells = self.open_cells(seat)
+                found += [PlaceCard(number, *at) for at in open_cells]
         return found
 
     def _legal(self, player: int) -> list[Action]:
@@ -372,12 +400,21 @@ class PaperWorld(State):
             self.phase = "scissors" if self.scissors_due else "placing"
 
     def _end_turn(self, player: int) -> None:
+        # A dealt game's landscapes start empty, so one unchanged since the player's last turn meets nothing
+        # new (a built position's may start meeting an objective: it is checked every turn).
+        if self.placed or self.built:
+            self._claim(player)
+        self._next_turn(player)
+
+    def _claim(self, player: int) -> None:
         tops = self.landscape(player)
         for index, number in enumerate(self.objectives):
             if self.claims[player][index] or not self.tokens[index]:
                 continue
             if objectives()[number].met(tops, deck().stars):
                 self.claims[player][index] = self.tokens[index].pop(0)
+
+    def _next_turn(self, player: int) -> None:
         self.turns += 1
         if self.final_turns > 0:
             self.final_turns -= 1
@@ -463,7 +500,7 @@ class PaperWorld(State):
             self.config = self.config.starting_at(_sample_start(self, start, played, rng))
         else:
             shown = {a.card for _, a in log if isinstance(a, DealCard | DealStart)}
-            unseen = [c for c in deck().deck(self.players) if c not in shown]
+            unseen = [c for c in deck_of(self.players) if c not in shown]
             spare = [c for c in deck().start_cards() if c not in shown]
             rng.shuffle(unseen)
             rng.shuffle(spare)
@@ -695,7 +732,7 @@ def default_fields(players: int, given: Mapping[str, Any] | None = None) -> dict
                 if isinstance(entry, list | tuple) and len(entry) == 3 and isinstance(entry[2], list | tuple):
                     used |= set(entry[2])
         piles: list[list[int]] = [[] for _ in range(PILES)]
-        for k, number in enumerate(c for c in deck().deck(players) if c not in used):
+        for k, number in enumerate(c for c in deck_of(players) if c not in used):
             piles[k % PILES].append(number)
         fields["piles"] = piles
     return fields
@@ -727,7 +764,7 @@ def position(players: int = 3, seed: int = 0, **fields: Any) -> PaperWorld:
 
 
 def _longest(players: int, options: Mapping[str, Any]) -> int:
-    cards = len(deck().deck(players)) + players
+    cards = len(deck_of(players)) + players
     # deal, then each take removes a card from the centre, each card is placed or discarded at most once
     # (a placement brings at most a payment, a scissors decision and an end of turn), passes end the game.
     return OBJECTIVES_IN_PLAY + cards + cards + 5 * cards + players
