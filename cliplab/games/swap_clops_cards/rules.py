@@ -19,6 +19,7 @@ import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, ClassVar
 
 from cliplab.engine import (
@@ -231,6 +232,12 @@ def choices_from(hand: Sequence[str], most: int) -> list[tuple[str, ...]]:
     return picks
 
 
+@lru_cache(maxsize=4096)
+def offers_from(hand: tuple[str, ...], secret: bool) -> tuple[Action, ...]:
+    """Every offer a hand can make (nothing, one card, two), face down or open; hands repeat, so kept."""
+    return tuple(offer_action(cards, secret) for cards in [(), *choices_from(hand, MOST_OFFERED)])
+
+
 # ----- sets -------------------------------------------------------------------------------------------
 
 
@@ -417,8 +424,7 @@ class SwapClopsCards(State):
         if phase == "lock":
             return [Lock(self.locking + 1, trait) for trait in KINDS]
         if phase == "offer":
-            secret = self.option("offers") == "simultaneous"
-            return [offer_action(cards, secret) for cards in [(), *choices_from(self.hands[player], MOST_OFFERED)]]
+            return list(offers_from(tuple(self.hands[player]), self.option("offers") == "simultaneous"))
         if phase == "accept":
             return self._accept_actions(player)
         if phase == "score":
@@ -428,14 +434,16 @@ class SwapClopsCards(State):
     def _place_actions(self, seat: int) -> list[Action]:
         if self.must_make_room():
             return [Score(slot + 1) for slot in range(SLOTS)]
-        slots = [self.room_slot] if self.room_slot >= 0 else range(SLOTS)
+        slots = [self.room_slot] if self.room_slot >= 0 else list(range(SLOTS))
+        # A pair fits a set only where each of its cards fits alone: work those out once per card.
+        alone = {card: [slot for slot in slots if self.fits(seat, slot, (card,))] for card in set(self.hands[seat])}
         actions: list[Action] = []
         for cards in choices_from(self.hands[seat], MOST_PLACED):
-            for slot in slots:
-                if self.fits(seat, slot, cards):
-                    actions.append(
-                        PlaceOne(cards[0], slot + 1) if len(cards) == 1 else PlaceTwo(cards[0], cards[1], slot + 1)
-                    )
+            if len(cards) == 1:
+                actions += [PlaceOne(cards[0], slot + 1) for slot in alone[cards[0]]]
+                continue
+            both = [slot for slot in alone[cards[0]] if slot in alone[cards[1]]]
+            actions += [PlaceTwo(cards[0], cards[1], slot + 1) for slot in both if self.fits(seat, slot, cards)]
         return actions
 
     def _accept_actions(self, seat: int) -> list[Action]:
