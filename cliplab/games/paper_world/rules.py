@@ -268,12 +268,13 @@ class PaperWorld(State):
         if not land:
             return [(0, 0)]
         rows, cols = [r for r, _ in land], [c for _, c in land]
+        # A new stack keeps the landscape within SIDE rows and SIDE columns.
+        low_row, high_row = max(rows) - SIDE + 1, min(rows) + SIDE - 1
+        low_col, high_col = max(cols) - SIDE + 1, min(cols) + SIDE - 1
         found = set()
         for r, c in land:
             for at in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
-                if at in land:
-                    continue
-                if max(*rows, at[0]) - min(*rows, at[0]) < SIDE and max(*cols, at[1]) - min(*cols, at[1]) < SIDE:
+                if at not in land and low_row <= at[0] <= high_row and low_col <= at[1] <= high_col:
                     found.add(at)
         return sorted(found)
 
@@ -292,19 +293,20 @@ class PaperWorld(State):
         if not hand:
             return []
         skip = self.can_skip(seat)
-        land = self.lands[seat]
         blocked = self.scissors[1:] if self.scissors is not None and self.scissors[0] == seat else None
+        tops: dict[str, list[tuple[Cell, int]]] = {}  # colour -> (place, value) of each stack open to a card
+        for at, stack in self.lands[seat].items():
+            if at != blocked:
+                top = card(stack[-1])
+                tops.setdefault(top.colour, []).append((at, top.value))
         found = []
         open_cells: list[Cell] | None = None  # worked out for the first card that may start a stack
         for number in hand:
-            if not self.same_kind(number):
+            if self.placed and not self.same_kind(number):
                 continue
             new = card(number)
-            for at, stack in land.items():
-                top = card(stack[-1])
-                if at == blocked or top.colour != new.colour:
-                    continue
-                if new.value == top.value + 1 or (skip and new.value == top.value + 2):
+            for at, value in tops.get(new.colour, ()):
+                if new.value == value + 1 or (skip and new.value == value + 2):
                     found.append(PlaceCard(number, *at))
             if new.value == 1 or (skip and new.value == 2):
                 if open_cells is None:
