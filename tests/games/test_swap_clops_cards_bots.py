@@ -122,7 +122,7 @@ def test_no_bot_choice_depends_on_another_seats_hand_or_the_deck(bot: str) -> No
         assert chosen[0] == chosen[1]
 
 
-def test_search_plans_on_samples_never_the_real_hands() -> None:
+def test_search_chooses_a_legal_action_from_a_view_within_its_iterations() -> None:
     game = offering_position()
     view: State = game.view(1)
     assert view.hands[0] == [] and view.deck == ["?"] * len(game.deck)
