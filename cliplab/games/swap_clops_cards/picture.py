@@ -201,14 +201,19 @@ class SwapClopsCardsPicture(Picture):
         )
 
     def entry_words(self, state: State, index: int) -> str | None:
-        seat, action = state.log[index]
+        game = _game(state)
+        seat, action = game.log[index]
+        words = _words(action)
         if isinstance(action, HiddenChance):
-            return "Someone draws a card face down"
-        if seat == CHANCE and isinstance(action, Draw):
-            return f"Player {action.seat} draws {action.card.replace('_', ' ')}"
-        if seat == CHANCE and isinstance(action, Reveal):
-            return f"The deck turns up a {action.card.replace('_', ' ')}"
-        return _words(action)
+            drawer = next((who for who, found in enumerate(game.draws_at) if index in found), None)
+            words = "A card is drawn face down" if drawer is None else f"Player {drawer} draws a card face down"
+        elif seat == CHANCE and isinstance(action, Draw):
+            words = f"Player {action.seat} draws {action.card.replace('_', ' ')}"
+        elif seat == CHANCE and isinstance(action, Reveal):
+            words = f"The deck turns up a {action.card.replace('_', ' ')}"
+        if index + 1 in game.epoch_starts:
+            words += "; the deck ran out and the discard pile is shuffled into a new deck"
+        return words
 
     def reveal_words(self, state: State, index: int) -> str:
         return _words(state.log[index][1])
