@@ -161,6 +161,7 @@ def test_a_dealt_games_view_hides_the_deck_order() -> None:
     # every card under a top (52 - 5) and the other player's starting card
     assert len(hidden) == 52 - 5 + 1
     # which starting card was dealt stays hidden even once it is placed (a 1 of its colour shows)
+    assert isinstance(game, PaperWorld)
     start = game.hands[0][0]
     game.apply(PlaceCard(start, 0, 0))
     game.apply(EndTurn())
@@ -177,12 +178,13 @@ def test_discards_are_face_down_until_the_end() -> None:
     game.apply(PlaceCard(y3, 0, 0))
     game.apply(Discard(g5))
     view = game.view(1)
-    assert view.discards[0] == [BURIED]
+    assert isinstance(view, PaperWorld) and view.discards[0] == [BURIED]
     assert isinstance(view.log[-1][1], Hidden)
     game.apply(EndTurn())
     game.apply(Pass())
     assert game.is_over()
-    assert game.view(1).discards[0] == [g5] and game.view(1).log[-3][1] == Discard(g5)
+    final = game.view(1)
+    assert isinstance(final, PaperWorld) and final.discards[0] == [g5] and final.log[-3][1] == Discard(g5)
 
 
 # ----- taking ----------------------------------------------------------------------------------------
