@@ -6,12 +6,13 @@ b blue, g green, k black), a value, then "s" for a card with the scissors logo o
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
 
 import pytest
 
-from cliplab.engine import Action, Hidden, IllegalAction, PositionError, from_json, to_json
+from cliplab.engine import Action, Hidden, IllegalAction, PositionError, SaveError, from_json, to_json
 from cliplab.games.paper_world.content import deck, objectives
 from cliplab.games.paper_world.rules import (
     BURIED,
@@ -610,6 +611,14 @@ def test_positions_reject_what_no_game_reaches() -> None:
     with pytest.raises(PositionError) as err:
         position(2, landscapes=[[[0, 0, [y1]], [1, 1, [pick("g1")]]], []])
     assert "touch side by side" in str(err.value)
+
+
+def test_a_save_whose_start_position_lacks_a_field_is_refused_naming_it() -> None:
+    record = json.loads(to_json(position(2, hands=[[Pick()("b2")], []])))
+    del record["start"]["piles"]
+    with pytest.raises(SaveError) as err:
+        from_json(json.dumps(record))
+    assert err.value.where == "start.piles" and "missing" in err.value.problem
 
 
 def test_a_game_saves_and_loads_midway() -> None:

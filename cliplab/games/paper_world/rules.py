@@ -624,6 +624,9 @@ def _begin_at(game: PaperWorld, start: dict[str, Any]) -> None:
     """Set a built position's fields, each checked (PositionError names the field and the problem)."""
     n = game.players
     check_fields(start, POSITION_FIELDS)
+    for name in POSITION_FIELDS:
+        if name not in start:  # a save's start is only what its file says
+            raise PositionError(name, "is missing: a start position gives every one of its fields")
     piles = [
         [_card_number(c, f"piles[{p}][{h}]", n) for h, c in enumerate(items(pile, f"piles[{p}]"))]
         for p, pile in enumerate(items(start["piles"], "piles", PILES))
