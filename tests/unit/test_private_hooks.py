@@ -1,4 +1,4 @@
-"""Only the engine and a game's own rules module reach into a game's state.
+"""Only the engine and a game's own rules modules reach into a game's state.
 
 Everything else (the rest of cliplab, tests, notebooks, bench scripts) asks the public API: it builds
 positions with the game's position builder, moves with `apply`, and reads. This test parses every such file
@@ -53,13 +53,17 @@ def state_fields() -> frozenset[str]:
     return frozenset(names)
 
 
+# A game's rules: rules.py, and sampling.py where a game keeps the filling-in of its hidden cards apart.
+RULES_MODULES = ("rules.py", "sampling.py")
+
+
 def sources() -> Iterator[tuple[str, str]]:
     """(where, Python source) of every file outside the engine and the games' rules, notebook cells one by one."""
     for top in ("cliplab", "tests", "bench"):
         for path in sorted((ROOT / top).rglob("*.py")):
             relative = path.relative_to(ROOT).as_posix()
             if relative.startswith("cliplab/engine/") or (
-                relative.startswith("cliplab/games/") and path.name == "rules.py"
+                relative.startswith("cliplab/games/") and path.name in RULES_MODULES
             ):
                 continue
             yield relative, path.read_text(encoding="utf-8")
