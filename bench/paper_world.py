@@ -33,7 +33,12 @@ def main() -> None:
     args = parser.parse_args()
     games, players = args.games, args.players
     lineups = [tuple(pair.split("-")) for pair in args.lineups.split(",")] if args.lineups else LINEUPS
-    rows: list[dict[str, object]] = []
+    fields = ["lineup", "game_seed", "seat", "bot", "score", "win_share"]
+    # Rows are written game by game, so a long ladder that is stopped early still leaves its games on disk.
+    stream = open(args.csv, "w", newline="") if args.csv else None  # noqa: SIM115 (closed at the end)
+    writer = csv.DictWriter(stream, fieldnames=fields) if stream else None
+    if writer:
+        writer.writeheader()
     kit = declaration("paper_world")
     times: dict[str, list[float]] = {}
     cpu_times: dict[str, list[float]] = {}
@@ -61,10 +66,12 @@ def main() -> None:
                 wins += 1 / len(outcome.winners)
             mine_scores.append(outcome.scores[mine])
             other_scores += [outcome.scores[s] for s in range(players) if s != mine]
-            for seat, name in enumerate(names):
-                share = 1 / len(outcome.winners) if seat in outcome.winners else 0.0
-                rows.append({"lineup": f"{first} v {second}", "game_seed": seed, "seat": seat, "bot": name,
-                             "score": outcome.scores[seat], "win_share": share})  # fmt: skip
+            if writer and stream:
+                for seat, name in enumerate(names):
+                    share = 1 / len(outcome.winners) if seat in outcome.winners else 0.0
+                    writer.writerow({"lineup": f"{first} v {second}", "game_seed": seed, "seat": seat, "bot": name,
+                                     "score": outcome.scores[seat], "win_share": share})  # fmt: skip
+                stream.flush()
         low, high = wilson(wins, games)
         print(
             f"{first + ' v ' + second:<22}{games:>6}{wins / games:>12.2f}{f'{low:.2f}-{high:.2f}':>18}"
@@ -79,11 +86,8 @@ def main() -> None:
         print(f"{name:<12}{len(spent):>7}{1000 * statistics.median(spent):>11.1f}{1000 * p90:>9.1f}{cpu:>15.1f}")
     print(f"(machine load over the last minute: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; CPU time is")
     print(" what a move costs whatever else runs, wall time what a person waits)")
-    if args.csv:
-        with open(args.csv, "w", newline="") as stream:
-            writer = csv.DictWriter(stream, fieldnames=list(rows[0]))
-            writer.writeheader()
-            writer.writerows(rows)
+    if stream:
+        stream.close()
         print(f"\nevery seat's result in {args.csv}")
 
 
