@@ -26,6 +26,7 @@ from cliplab.sim.metrics import wilson
 
 PLAYERS = 3
 LINEUPS = (("heuristic", "random"), ("search", "random"), ("search", "heuristic"))
+COLUMNS = ["lineup", "game_seed", "seat", "bot", "score", "win_share"] + [f"line_{i}" for i in range(len(SCORE_LINES))]
 
 
 def main() -> None:
@@ -34,47 +35,51 @@ def main() -> None:
     parser.add_argument("--csv", help="also write every seat's result and score lines to this file")
     args = parser.parse_args()
     games = args.games
-    rows: list[dict[str, object]] = []
     kit = declaration("cutterland")
     times: dict[str, list[float]] = {}
     cpu_times: dict[str, list[float]] = {}
     scored = [0] * len(SCORE_LINES)
     points = [0] * len(SCORE_LINES)
     players_seen = 0
-    print(f"{'line-up':<26}{'games':>6}{'first wins':>12}{'95% interval':>18}")
-    for first, other in LINEUPS:
-        wins = 0.0
-        for seed in range(games):
-            names = [other] * PLAYERS
-            names[seed % PLAYERS] = first
-            bots = [kit.make_bot(name, seed * 10 + seat) for seat, name in enumerate(names)]
-            state = spec("cutterland").new(PLAYERS, seed)
-            assert isinstance(state, Cutterland)
-            while state.outcome() is None:
-                seat = state.current_player()
-                view = state.view(seat)
-                started, cpu_started = time.perf_counter(), time.process_time()
-                action = bots[seat].choose(view, seat)
-                times.setdefault(names[seat], []).append(time.perf_counter() - started)
-                cpu_times.setdefault(names[seat], []).append(time.process_time() - cpu_started)
-                state.apply_fast(action, seat)
-            outcome = state.outcome()
-            assert outcome is not None
-            if seed % PLAYERS in outcome.winners:
-                wins += 1 / len(outcome.winners)
-            for seat, name in enumerate(names):
-                lines = state.score_lines(seat)
-                players_seen += 1
-                for index, value in enumerate(lines):
-                    scored[index] += value != 0
-                    points[index] += value
-                share = 1 / len(outcome.winners) if seat in outcome.winners else 0.0
-                row: dict[str, object] = {"lineup": f"{first} v {other}", "game_seed": seed, "seat": seat, "bot": name,
-                                          "score": outcome.scores[seat], "win_share": share}  # fmt: skip
-                row.update({f"line_{index}": value for index, value in enumerate(lines)})
-                rows.append(row)
-        low, high = wilson(wins, games)
-        print(f"{first + ' v 2 ' + other:<26}{games:>6}{wins / games:>12.2f}{f'{low:.2f}-{high:.2f}':>18}")
+    # Rows go out game by game, so a run stopped early still leaves the games it played.
+    with open(args.csv or os.devnull, "w", newline="") as stream:
+        writer = csv.DictWriter(stream, fieldnames=COLUMNS)
+        writer.writeheader()
+        print(f"{'line-up':<26}{'games':>6}{'first wins':>12}{'95% interval':>18}")
+        for first, other in LINEUPS:
+            wins = 0.0
+            for seed in range(games):
+                names = [other] * PLAYERS
+                names[seed % PLAYERS] = first
+                bots = [kit.make_bot(name, seed * 10 + seat) for seat, name in enumerate(names)]
+                state = spec("cutterland").new(PLAYERS, seed)
+                assert isinstance(state, Cutterland)
+                while state.outcome() is None:
+                    seat = state.current_player()
+                    view = state.view(seat)
+                    started, cpu_started = time.perf_counter(), time.process_time()
+                    action = bots[seat].choose(view, seat)
+                    times.setdefault(names[seat], []).append(time.perf_counter() - started)
+                    cpu_times.setdefault(names[seat], []).append(time.process_time() - cpu_started)
+                    state.apply_fast(action, seat)
+                outcome = state.outcome()
+                assert outcome is not None
+                if seed % PLAYERS in outcome.winners:
+                    wins += 1 / len(outcome.winners)
+                for seat, name in enumerate(names):
+                    lines = state.score_lines(seat)
+                    players_seen += 1
+                    for index, value in enumerate(lines):
+                        scored[index] += value != 0
+                        points[index] += value
+                    share = 1 / len(outcome.winners) if seat in outcome.winners else 0.0
+                    row: dict[str, object] = {"lineup": f"{first} v {other}", "game_seed": seed, "seat": seat}
+                    row.update(bot=name, score=outcome.scores[seat], win_share=share)
+                    row.update({f"line_{index}": value for index, value in enumerate(lines)})
+                    writer.writerow(row)
+                stream.flush()
+            low, high = wilson(wins, games)
+            print(f"{first + ' v 2 ' + other:<26}{games:>6}{wins / games:>12.2f}{f'{low:.2f}-{high:.2f}':>18}")
     print()
     print(f"{'bot':<12}{'moves':>7}{'median ms':>11}{'p90 ms':>9}{'median CPU ms':>15}")
     for name, spent in times.items():
@@ -88,10 +93,6 @@ def main() -> None:
     for index, words in enumerate(SCORE_LINES):
         print(f"{words:<48}{scored[index] / players_seen:>8.0%}{points[index] / players_seen:>13.1f}")
     if args.csv:
-        with open(args.csv, "w", newline="") as stream:
-            writer = csv.DictWriter(stream, fieldnames=list(rows[0]))
-            writer.writeheader()
-            writer.writerows(rows)
         print(f"\nevery seat's result in {args.csv}")
 
 
