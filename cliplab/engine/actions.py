@@ -1,8 +1,9 @@
 """Actions: small immutable values with a text form that parses back.
 
 A game declares each kind of action as a frozen dataclass deriving from `Action` with a TEMPLATE such as
-"walk {direction} with penguin {penguin}". Fields are ints or strings; `ActionCodec` turns the templates
-of one game into a parser, so the text a person types, the log and the save file all speak one language.
+"walk {direction} with penguin {penguin}". Fields are ints, strings or tuples of ints (written as numbers
+separated by spaces: a whole deal in one chance event); `ActionCodec` turns the templates of one game into a
+parser, so the text a person types, the log and the save file all speak one language.
 """
 
 from __future__ import annotations
@@ -27,7 +28,12 @@ class Action:
     CHOICES: ClassVar[dict[str, tuple[str, ...]]] = {}
 
     def __str__(self) -> str:
-        return self.TEMPLATE.format(**{f.name: getattr(self, f.name) for f in fields(self)})
+        return self.TEMPLATE.format(**{f.name: _written(getattr(self, f.name)) for f in fields(self)})
+
+
+def _written(value: Any) -> Any:
+    """A field as its text form shows it: a tuple of numbers as the numbers separated by spaces."""
+    return " ".join(map(str, value)) if type(value) is tuple else value
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,7 +56,8 @@ MAX_ACTION_TEXT = 400
 MAX_NUMBER_DIGITS = 6
 
 _FIELD_SPLIT = re.compile(r"(\{\w+\})")
-_VALUE_PATTERNS = {int: r"-?\d+", str: r"[A-Za-z_]+"}
+_NUMBERS = tuple[int, ...]
+_VALUE_PATTERNS = {int: r"-?\d+", str: r"[A-Za-z_]+", _NUMBERS: r"-?\d+(?: -?\d+)*"}
 
 
 def _normal_spacing(text: str) -> str:
@@ -99,11 +106,10 @@ class ActionCodec:
             values: dict[str, Any] = {}
             for name, kind in types.items():
                 if kind is int:
-                    digits = m[name].lstrip("-")
-                    if len(digits) > MAX_NUMBER_DIGITS:
-                        too_many = f"{name} has {len(digits)} digits; at most {MAX_NUMBER_DIGITS} are read"
-                        raise IllegalAction("action text", text, too_many)
-                    values[name] = int(m[name])
+                    values[name] = _number(m[name], name, text)
+                    continue
+                if kind == _NUMBERS:
+                    values[name] = tuple(_number(word, name, text) for word in m[name].split(" "))
                     continue
                 allowed = cls.CHOICES[name]
                 canonical = {choice.lower(): choice for choice in allowed}.get(m[name].lower())
@@ -113,3 +119,12 @@ class ActionCodec:
             return cls(**values)
         forms = "; ".join(f'"{cls.TEMPLATE}"' for _, cls, _ in self._parsers if not cls.CHANCE)
         raise IllegalAction("action text", text, f"this game has no action written like that (forms: {forms})")
+
+
+def _number(word: str, name: str, text: str) -> int:
+    """One number of field `name`, refused before conversion when it is longer than any real one."""
+    digits = word.lstrip("-")
+    if len(digits) > MAX_NUMBER_DIGITS:
+        too_many = f"{name} has {len(digits)} digits; at most {MAX_NUMBER_DIGITS} are read"
+        raise IllegalAction("action text", text, too_many)
+    return int(word)

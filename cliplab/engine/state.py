@@ -1,7 +1,7 @@
 """The protocol every game speaks: a State that players (or bots) act on.
 
 A game subclasses `State` and fills in the hooks (`_setup`, `to_move`, `_legal`, `_apply`, `outcome`, and
-where needed `_chance`, `_why_illegal`, and for hidden information `_hidden_entries`, `_redact`,
+where needed `_chance`, `_why_illegal`, `_is_legal`, and for hidden information `_hidden_entries`, `_redact`,
 `_sample_hidden`, with `_reveal` called when something turns face up). The base class gives every game the
 same checked and fast ways to move, chance drawn from the seed into the log, undo and the table's undo
 limit, clone, equality, fingerprints, per-seat and spectator views, and determinized samples of a view.
@@ -153,6 +153,11 @@ class State(ABC):
         """The canonical form of an action that can be said in several ways (checked path only)."""
         return action
 
+    def _is_legal(self, player: int, action: Action) -> bool:
+        """Whether a canonical action is one of `_legal(player)`; a game with long lists of actions may
+        answer without building the list."""
+        return action in self._legal(player)
+
     def _why_illegal(self, player: int, action: Action) -> tuple[str, str]:
         """The rule and the reason an action that is not legal now is refused."""
         return "actions", "that is not one of the actions possible now"
@@ -280,7 +285,7 @@ class State(ABC):
             waiting = " and ".join(f"player {seat}" for seat in movers)
             raise IllegalAction("turn order", action, f"it is not your turn; waiting for {waiting}", player)
         action = self._normalize(player, action)
-        if action not in self._legal(player):
+        if not self._is_legal(player, action):
             rule, reason = self._why_illegal(player, action)
             raise IllegalAction(rule, action, reason, player)
         return player, action

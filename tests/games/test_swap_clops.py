@@ -12,7 +12,7 @@ from collections import Counter
 
 import pytest
 
-from cliplab.engine import IllegalAction, PositionError, from_json, replay, to_json
+from cliplab.engine import CHANCE, IllegalAction, PositionError, SaveError, from_json, replay, to_json
 from cliplab.games.swap_clops.content import FACES, LIKES, SHAPES, tile, tile_set
 from cliplab.games.swap_clops.rules import (
     NOBODY_CAN_SWAP,
@@ -26,7 +26,9 @@ from cliplab.games.swap_clops.rules import (
     layout,
     position,
     position_of,
+    place_of,
     quiet_fill,
+    space_of,
 )
 
 
@@ -93,7 +95,9 @@ def test_setup_an_8x8_board_drawn_from_the_supply_the_rest_is_the_supply() -> No
     on_board = [n for n in game.board if n]
     assert len(on_board) == 64 and len(set(on_board)) == 64
     assert sorted(on_board + game.supply) == list(range(1, 91))
-    assert [type(action) for _, action in game.log] == [Draw] * 64
+    # One chance event deals the whole board, in reading order.
+    assert [(seat, type(action)) for seat, action in game.log] == [(CHANCE, Draw)]
+    assert list(game.log[0][1].tiles) == game.board  # type: ignore[attr-defined]
     assert game.to_move() == (0,)
 
 
@@ -221,10 +225,12 @@ def test_refill_in_reading_order_from_the_supply() -> None:
     supply = set(game.supply)
     dealt = len(game.log)
     play_turn(game, "swap 0,3 with 1,3")
-    draws = [action for _, action in game.log[dealt + 1 :]]
-    assert all(isinstance(d, Draw) for d in draws)
-    assert [(d.row, d.col) for d in draws] == [(r, c) for r in (0, 1) for c in range(4)]  # type: ignore[attr-defined]
-    assert {d.tile for d in draws} <= supply and len(game.supply) == len(supply) - 8  # type: ignore[attr-defined]
+    ((seat, draw),) = game.log[dealt + 1 :]
+    assert seat == CHANCE and isinstance(draw, Draw) and len(draw.tiles) == 8
+    holes = [(r, c) for r in (0, 1) for c in range(4)]
+    assert [game.tile_at(r, c) for r, c in holes] == list(draw.tiles)
+    assert game.last_refilled == [space_of(r, c) for r, c in holes]
+    assert set(draw.tiles) <= supply and len(game.supply) == len(supply) - 8
     assert 0 not in game.board
 
 
@@ -319,7 +325,7 @@ def test_end_seat_zero_starts_and_every_seat_has_as_many_turns() -> None:
         while not game.is_over():
             game.apply_fast(rng.choice(game.legal_actions()), game.current_player())
         turns = Counter(seat for seat, _ in game.log if seat >= 0)
-        assert game.log[64][0] == 0
+        assert game.log[1][0] == 0  # after the deal
         assert len(set(turns.values())) == 1 and len(turns) == 3
 
 
@@ -375,6 +381,40 @@ def test_position_fields_read_back_and_replay() -> None:
     assert again.board == game.board and again.collected == game.collected and again.seat == game.seat
     assert from_json(to_json(game)) == game
     assert replay(game.config, game.log) == game
+
+
+def test_a_saved_deal_that_the_supply_cannot_give_is_refused_on_replay() -> None:
+    game = new_game(2, seed=8)
+    (seat, deal), *rest = game.log
+    assert isinstance(deal, Draw)
+    tampered = [Draw((deal.tiles[1], *deal.tiles[1:])), Draw(deal.tiles[:-1]), Draw((*deal.tiles[:-1], 91))]
+    for draw in tampered:
+        with pytest.raises(SaveError, match=r"log\[0\].*not possible at this point"):
+            replay(game.config, [(seat, draw), *rest])
+
+
+def test_the_checked_path_allows_exactly_the_listed_swaps() -> None:
+    # The rules answer "is this swap legal?" without listing every swap: the answer must equal the list's.
+    game = new_game(2, seed=6)
+    rng = random.Random(6)
+    for _ in range(5):
+        listed = set(game.legal_actions())
+        candidates = [Swap(*place_of(a), *place_of(b)) for a in range(64) for b in range(64)]
+        candidates += [Swap(-1, 0, 0, 1), Swap(0, 0, 8, 0), Pass()]
+        for action in rng.sample(candidates, 300) + [Swap(0, 0, 0, 0), Pass()]:
+            trial = game.clone()
+            try:
+                trial.apply(action)
+                allowed = True
+            except IllegalAction:
+                allowed = False
+            normal = (
+                Swap(action.row_b, action.col_b, action.row_a, action.col_a)
+                if (isinstance(action, Swap) and (action.row_b, action.col_b) < (action.row_a, action.col_a))
+                else action
+            )
+            assert allowed == (normal in listed), action
+        game.apply_fast(rng.choice(sorted(listed, key=str)), game.current_player())
 
 
 def test_position_refuses_a_tile_twice_and_empty_spaces_beside_a_supply() -> None:

@@ -120,6 +120,33 @@ def test_text_that_spells_no_action_is_refused_by_the_parser(text: Any) -> None:
     assert info.value.player is None
 
 
+@dataclass(frozen=True, slots=True)
+class Deal(Action):
+    TEMPLATE: ClassVar[str] = "deal cards {cards} to seat {seat}"
+    cards: tuple[int, ...]
+    seat: int
+
+
+def test_a_field_of_several_numbers_is_written_with_spaces_and_parses_back() -> None:
+    codec = ActionCodec(Deal)
+    deal = Deal((12, 3, 40), 1)
+    assert str(deal) == "deal cards 12 3 40 to seat 1"
+    assert codec.parse("deal  cards 12  3 40 to seat 1") == deal
+    assert codec.parse("deal cards 7 to seat 0") == Deal((7,), 0)
+
+
+@pytest.mark.parametrize("text", ["deal cards to seat 1", "deal cards 1,2 to seat 1", "deal cards 1 x to seat 0"])
+def test_a_field_of_several_numbers_needs_numbers_separated_by_spaces(text: str) -> None:
+    with pytest.raises(IllegalAction) as info:
+        ActionCodec(Deal).parse(text)
+    assert info.value.rule == "action text"
+
+
+def test_each_number_of_a_field_of_several_is_bounded_before_it_is_read() -> None:
+    with pytest.raises(IllegalAction, match="cards has 9 digits"):
+        ActionCodec(Deal).parse("deal cards 1 123456789 to seat 0")
+
+
 def test_a_bad_direction_names_the_word_and_the_choices() -> None:
     with pytest.raises(IllegalAction) as info:
         new_game(GAME).parse("walk Q with penguin 1")

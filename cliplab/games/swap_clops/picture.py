@@ -17,7 +17,7 @@ from cliplab.engine import CHANCE, Action, IllegalAction, State
 from cliplab.ui import Intent, Mark, Preview, Scene
 from cliplab.ui.table_app import Picture, button
 
-from .board import FACE_TEXTS, describe, tile_words
+from .board import describe, tile_words
 from .content import LIKES, tile
 from .rules import Draw, Pass, Swap, SwapClops, place_of, space_of
 
@@ -113,8 +113,10 @@ class SwapClopsPicture(Picture):
     def entry_words(self, state: State, index: int) -> str | None:
         seat, action = state.log[index]
         if seat == CHANCE and isinstance(action, Draw):
-            found = tile(action.tile)
-            return f"Refill: a {found.face} {found.shape} ({FACE_TEXTS[found.face]}) into {action.row},{action.col}"
+            if index == 0:
+                return f"The deal: {len(action.tiles)} clops, row by row"
+            drawn = "; ".join(f"{tile(number).face} {tile(number).shape}" for number in action.tiles)
+            return f"Refill, in reading order: {drawn}"
         return str(action)
 
     def tag(self, view: State, seat: int) -> dict[str, Any]:

@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, ClassVar
 
+import numpy as np
+
 from cliplab.engine import (
     CHANCE,
     Action,
@@ -57,11 +59,13 @@ SHAPE_OF: tuple[str, ...] = ("", *(t.shape for t in _TILES))
 FACE_OF: tuple[str, ...] = ("", *(t.face for t in _TILES))
 LIKE_OF: tuple[str, ...] = ("", *(t.like for t in _TILES))
 WALL_OF: tuple[str, ...] = ("", *(t.wall for t in _TILES))
+# bytes(board).translate(_SHAPE_CODES): the board as shape codes (0 empty, 1-3 a shape), a cheap cache key.
+_SHAPE_CODES = bytes(SHAPES.index(shape) + 1 if shape else 0 for shape in SHAPE_OF).ljust(256, b"\0")
 _OPPOSITE = {"N": "S", "S": "N", "E": "W", "W": "E"}
-# For each space: (neighbouring space, the side of this space it lies on).
-NEIGHBOURS: tuple[tuple[tuple[int, str], ...], ...] = tuple(
+# For each space: (neighbouring space, the side of this space it lies on, the side of it facing this space).
+NEIGHBOURS: tuple[tuple[tuple[int, str, str], ...], ...] = tuple(
     tuple(
-        (8 * (r + dr) + c + dc, side)
+        (8 * (r + dr) + c + dc, side, _OPPOSITE[side])
         for side, dr, dc in (("N", -1, 0), ("E", 0, 1), ("S", 1, 0), ("W", 0, -1))
         if 0 <= r + dr < SIZE and 0 <= c + dc < SIZE
     )
@@ -78,23 +82,22 @@ def place_of(space: int) -> tuple[int, int]:
     return divmod(space, SIZE)
 
 
-def joined(first: int, second: int, side: str) -> bool:
-    """Whether tiles `first` and `second` lying side by side (`second` on `side` of `first`) are joined:
-    same face and no wall between them."""
-    return FACE_OF[first] == FACE_OF[second] and WALL_OF[first] != side and WALL_OF[second] != _OPPOSITE[side]
-
-
 def group_at(board: Sequence[int], space: int) -> list[int]:
     """The spaces of the group holding `space`: tiles of its face joined orthogonally, walls cutting joins."""
     here = board[space]
     if not here:
         return []
+    face = FACE_OF[here]
     found = [space]
     seen = {space}
     for at in found:
-        tile_here = board[at]
-        for other, side in NEIGHBOURS[at]:
-            if other not in seen and board[other] and joined(tile_here, board[other], side):
+        wall_here = WALL_OF[board[at]]
+        for other, side, facing in NEIGHBOURS[at]:
+            if other in seen:
+                continue
+            there = board[other]
+            # Joined: the group's face and no wall between the two.
+            if there and FACE_OF[there] == face and wall_here != side and WALL_OF[there] != facing:
                 seen.add(other)
                 found.append(other)
     return found
@@ -112,20 +115,18 @@ def collected_by(board: Sequence[int], swapped: Sequence[int]) -> list[int]:
     return sorted(taken)
 
 
+def swaps_on(board: Sequence[int]) -> tuple[Swap, ...]:
+    """Every legal swap on `board`, in reading order of the first space, then the second. Boards with the
+    same shapes in the same spaces have the same swaps, so the answer is kept per shape layout."""
+    return _swaps(bytes(board).translate(_SHAPE_CODES))
+
+
 @lru_cache(maxsize=4096)
-def _swaps(shapes: tuple[str, ...]) -> tuple[Swap, ...]:
-    """Every legal swap on a board whose spaces hold tiles of these shapes ("" empty), in reading order."""
-    later_of_shape: dict[str, list[int]] = {}
-    for space, shape in enumerate(shapes):
-        if shape:
-            later_of_shape.setdefault(shape, []).append(space)
-    found: list[Swap] = []
-    for first, shape in enumerate(shapes):
-        if shape:
-            later = later_of_shape[shape]
-            del later[0]  # `first` itself: what is left lies after it in reading order
-            found.extend(map(SWAP_PAIRS[first].__getitem__, later))
-    return tuple(found)
+def _swaps(shapes: bytes) -> tuple[Swap, ...]:
+    """Every legal swap on a board whose spaces hold tiles of these shape codes (0 empty), in reading order."""
+    codes = np.frombuffer(shapes, dtype=np.uint8)
+    first = codes[_PAIR_FIRST]
+    return tuple(_SWAP_ARRAY[(first == codes[_PAIR_SECOND]) & (first != 0)].tolist())
 
 
 def like_bonus(collected: Sequence[Sequence[int]], like_ties: str) -> list[list[str]]:
@@ -157,12 +158,14 @@ class Swap(Action):
     col_b: int
 
 
-# Every swap there can be, made once: SWAP_PAIRS[first][second] for spaces first < second (listing legal swaps
-# then costs no new objects).
-SWAP_PAIRS: tuple[dict[int, Swap], ...] = tuple(
-    {second: Swap(*divmod(first, SIZE), *divmod(second, SIZE)) for second in range(first + 1, SPACES)}
-    for first in range(SPACES)
-)
+# Every swap there can be, made once, in reading order of its first space, then its second (listing legal
+# swaps then costs no new objects), with the two spaces of each as arrays for comparing shapes at once.
+_PAIRS = [(first, second) for first in range(SPACES) for second in range(first + 1, SPACES)]
+ALL_SWAPS: tuple[Swap, ...] = tuple(Swap(*divmod(first, SIZE), *divmod(second, SIZE)) for first, second in _PAIRS)
+_PAIR_FIRST = np.array([first for first, _ in _PAIRS], dtype=np.intp)
+_PAIR_SECOND = np.array([second for _, second in _PAIRS], dtype=np.intp)
+_SWAP_ARRAY = np.empty(len(ALL_SWAPS), dtype=object)
+_SWAP_ARRAY[:] = ALL_SWAPS
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,29 +175,29 @@ class Pass(Action):
 
 @dataclass(frozen=True, slots=True)
 class Draw(Action):
-    """A tile drawn from the supply into an empty space (chance: the supply's order is hidden)."""
+    """Tiles drawn from the supply into the empty spaces, in reading order (chance: the supply's order is
+    hidden). One event fills every hole: the whole deal at the start, or a turn's refill."""
 
-    TEMPLATE: ClassVar[str] = "draw tile {tile} into {row},{col}"
+    TEMPLATE: ClassVar[str] = "draw tiles {tiles}"
     CHANCE: ClassVar[bool] = True
-    tile: int
-    row: int
-    col: int
+    tiles: tuple[int, ...]
 
 
 @dataclass(frozen=True, slots=True)
 class SupplyDraw(ChanceNode):
-    """The next empty space (row, col) gets a tile from `supply`, each equally likely. The same draw as a
-    UniformChoice over one Draw per tile, without making those Draws."""
+    """`holes` empty spaces get tiles from `supply`, every ordered choice of distinct tiles equally likely
+    (all of the supply when it holds fewer)."""
 
-    row: int
-    col: int
+    holes: int
     supply: tuple[int, ...]
 
     def draw(self, rng: random.Random) -> Action:
-        return Draw(self.supply[rng.randrange(len(self.supply))], self.row, self.col)
+        return Draw(tuple(rng.sample(self.supply, min(self.holes, len(self.supply)))))
 
     def allows(self, event: Action) -> bool:
-        return isinstance(event, Draw) and (event.row, event.col) == (self.row, self.col) and event.tile in self.supply
+        if not isinstance(event, Draw) or len(event.tiles) != min(self.holes, len(self.supply)):
+            return False
+        return len(set(event.tiles)) == len(event.tiles) and set(event.tiles) <= set(self.supply)
 
 
 # ----- the state -----------------------------------------------------------------------------------
@@ -224,24 +227,24 @@ class SwapClops(State):
         if start is not None:
             _begin_at(self, start)
 
-    # ----- chance: the refill ---------------------------------------------------------------------------
+    # ----- chance: the deal and the refill -------------------------------------------------------------
 
     def _chance(self) -> ChanceNode | None:
         if self.phase not in ("deal", "refill"):
             return None
-        return SupplyDraw(*place_of(self.board.index(0)), tuple(self.supply))
+        return SupplyDraw(self.board.count(0), tuple(self.supply))
 
     def _place_drawn(self, draw: Draw) -> None:
-        space = space_of(draw.row, draw.col)
-        self.board[space] = draw.tile
-        self.supply.remove(draw.tile)
-        if self.phase == "refill":
-            self.last_refilled.append(space)
-        if 0 in self.board and self.supply:
-            return
+        board = self.board
+        holes = [space for space in range(SPACES) if not board[space]][: len(draw.tiles)]
+        for space, number in zip(holes, draw.tiles, strict=True):
+            board[space] = number
+        drawn = set(draw.tiles)
+        self.supply = [number for number in self.supply if number not in drawn]
         if self.phase == "deal":
             self.phase = "play"
         else:
+            self.last_refilled = holes
             self._end_turn(refilling=True)
 
     # ----- the turn -----------------------------------------------------------------------------------
@@ -255,7 +258,11 @@ class SwapClops(State):
 
     def swaps(self) -> list[Swap]:
         """Every swap the board allows now: two tiles of the same shape, any distance apart."""
-        return list(_swaps(tuple(map(SHAPE_OF.__getitem__, self.board))))
+        return list(swaps_on(self.board))
+
+    def _legal(self, player: int) -> list[Action]:
+        found: list[Action] = list(swaps_on(self.board))
+        return found or [Pass()]
 
     def outcome_of(self, swap: Swap) -> list[int]:
         """The spaces a swap would collect (none changes here)."""
@@ -264,15 +271,23 @@ class SwapClops(State):
         board[first], board[second] = board[second], board[first]
         return collected_by(board, (first, second))
 
-    def _legal(self, player: int) -> list[Action]:
-        found: list[Action] = [*self.swaps()]
-        return found or [Pass()]
-
     def _normalize(self, player: int, action: Action) -> Action:
         # A swap named from its later space first is the same swap.
         if isinstance(action, Swap) and (action.row_b, action.col_b) < (action.row_a, action.col_a):
             return Swap(action.row_b, action.col_b, action.row_a, action.col_a)
         return action
+
+    def _is_legal(self, player: int, action: Action) -> bool:
+        # The same answer as looking the action up in the ~650 legal swaps, without listing them.
+        if isinstance(action, Pass):
+            return not self.swaps()
+        if not isinstance(action, Swap):
+            return False
+        if not all(0 <= place < SIZE for place in (action.row_a, action.col_a, action.row_b, action.col_b)):
+            return False
+        first, second = space_of(action.row_a, action.col_a), space_of(action.row_b, action.col_b)
+        shape = SHAPE_OF[self.board[first]]
+        return first < second and shape != "" and shape == SHAPE_OF[self.board[second]]
 
     def _apply(self, player: int, action: Action) -> None:
         if player == CHANCE:
@@ -434,7 +449,7 @@ def quiet_fill(board: Sequence[Sequence[int]]) -> tuple[list[list[int]], list[in
         r, c = place_of(space)
         if filled[r][c]:
             continue
-        near = {FACE_OF[filled[o // SIZE][o % SIZE]] for o, _ in NEIGHBOURS[space] if filled[o // SIZE][o % SIZE]}
+        near = {FACE_OF[filled[o // SIZE][o % SIZE]] for o, *_ in NEIGHBOURS[space] if filled[o // SIZE][o % SIZE]}
         allowed = Counter(t.face for t in spare if t.face not in near)
         face = allowed.most_common(1)[0][0]
         chosen = next(t for t in spare if t.face == face)
