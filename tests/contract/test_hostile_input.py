@@ -41,6 +41,8 @@ def _fill(template: str, cls: type[Action], draw: Callable[[Any], Any]) -> str:
     for field in fields(cls):
         if hints[field.name] is int:
             values[field.name] = draw(_numbers)
+        elif hints[field.name] == tuple[int, ...]:
+            values[field.name] = " ".join(str(number) for number in draw(st.lists(_numbers, min_size=1, max_size=70)))
         else:
             choices = cls.CHOICES.get(field.name, ())
             values[field.name] = draw(st.sampled_from(choices) | _words) if choices else draw(_words)
