@@ -12,6 +12,7 @@ Run:  .venv/bin/python bench/swap_clops_cards.py [--games N] [--lineups heuristi
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import os
 import statistics
@@ -23,63 +24,81 @@ from cliplab.sim.metrics import wilson
 
 LINEUPS = ("heuristic-random", "search-random", "search-heuristic")
 PLAYERS = 3
+CSV_FIELDS = ("lineup", "game_seed", "seat", "bot", "lone", "score", "win_share")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=30, help="games per line-up")
+    parser.add_argument("--first-seed", type=int, default=0, help="seed of the first game (to go on from a run)")
     parser.add_argument("--lineups", default=",".join(LINEUPS), help="comma-separated first-second bot pairs")
     parser.add_argument("--csv", help="also write every seat's result to this file")
+    parser.add_argument("--progress", type=int, default=0, help="print the figures so far every N games")
     args = parser.parse_args()
     games = args.games
-    rows: list[dict[str, object]] = []
     kit = declaration("swap_clops_cards")
     times: dict[str, list[float]] = {}
     cpu_times: dict[str, list[float]] = {}
-    print(f"{'line-up':<22}{'games':>6}{'lone bot wins':>15}{'95% interval':>16}")
-    for lineup in args.lineups.split(","):
-        first, second = lineup.split("-")
-        wins = 0.0
-        for seed in range(games):
-            lone = seed % PLAYERS
-            names = [first if seat == lone else second for seat in range(PLAYERS)]
-            bots = [kit.make_bot(name, seed * 10 + seat) for seat, name in enumerate(names)]
-            state = spec("swap_clops_cards").new(PLAYERS, seed)
-            while state.outcome() is None:
-                # Offers are secret: every seat to move decides on the same position first.
-                choices = []
-                for seat in state.to_move():
-                    view = state.view(seat)
-                    started, cpu_started = time.perf_counter(), time.process_time()
-                    choices.append((seat, bots[seat].choose(view, seat)))
-                    times.setdefault(names[seat], []).append(time.perf_counter() - started)
-                    cpu_times.setdefault(names[seat], []).append(time.process_time() - cpu_started)
-                for seat, action in choices:
-                    state.apply_fast(action, seat)
-            outcome = state.outcome()
-            assert outcome is not None
-            if lone in outcome.winners:
-                wins += 1 / len(outcome.winners)
-            for seat, name in enumerate(names):
-                share = 1 / len(outcome.winners) if seat in outcome.winners else 0.0
-                rows.append({"lineup": f"{first} v {second}", "game_seed": seed, "seat": seat, "bot": name,
-                             "lone": seat == lone, "score": outcome.scores[seat], "win_share": share})  # fmt: skip
-        low, high = wilson(wins, games)
-        print(f"{first + ' v 2 ' + second:<22}{games:>6}{wins / games:>15.2f}{f'{low:.2f}-{high:.2f}':>16}", flush=True)
+    with contextlib.ExitStack() as files:
+        # Rows go out game by game so that a long ladder cut short still leaves its games on disk.
+        stream = files.enter_context(open(args.csv, "w", newline="")) if args.csv else None
+        writer = csv.DictWriter(stream, fieldnames=CSV_FIELDS) if stream else None
+        if writer:
+            writer.writeheader()
+        print(f"{'line-up':<22}{'games':>6}{'lone bot wins':>15}{'95% interval':>16}")
+        for lineup in args.lineups.split(","):
+            first, second = lineup.split("-")
+            wins = 0.0
+            for played, seed in enumerate(range(args.first_seed, args.first_seed + games), 1):
+                lone = seed % PLAYERS
+                names = [first if seat == lone else second for seat in range(PLAYERS)]
+                bots = [kit.make_bot(name, seed * 10 + seat) for seat, name in enumerate(names)]
+                state = spec("swap_clops_cards").new(PLAYERS, seed)
+                while state.outcome() is None:
+                    # Offers are secret: every seat to move decides on the same position first.
+                    choices = []
+                    for seat in state.to_move():
+                        view = state.view(seat)
+                        started, cpu_started = time.perf_counter(), time.process_time()
+                        choices.append((seat, bots[seat].choose(view, seat)))
+                        times.setdefault(names[seat], []).append(time.perf_counter() - started)
+                        cpu_times.setdefault(names[seat], []).append(time.process_time() - cpu_started)
+                    for seat, action in choices:
+                        state.apply_fast(action, seat)
+                outcome = state.outcome()
+                assert outcome is not None
+                if lone in outcome.winners:
+                    wins += 1 / len(outcome.winners)
+                if stream and writer:
+                    for seat, name in enumerate(names):
+                        share = 1 / len(outcome.winners) if seat in outcome.winners else 0.0
+                        values = (f"{first} v {second}", seed, seat, name, seat == lone, outcome.scores[seat], share)
+                        writer.writerow(dict(zip(CSV_FIELDS, values, strict=True)))
+                    stream.flush()
+                if args.progress and played % args.progress == 0 and played < games:
+                    low, high = wilson(wins, played)
+                    print(f"  after {played} games: {wins / played:.2f} ({low:.2f}-{high:.2f})")
+                    print_move_times(times, cpu_times, indent="  ")
+            low, high = wilson(wins, games)
+            line = f"{first + ' v 2 ' + second:<22}{games:>6}{wins / games:>15.2f}{f'{low:.2f}-{high:.2f}':>16}"
+            print(line, flush=True)
     print()
-    print(f"{'bot':<12}{'moves':>7}{'median ms':>11}{'p90 ms':>9}{'median CPU ms':>15}")
+    print_move_times(times, cpu_times)
+    if args.csv:
+        print(f"\nevery seat's result in {args.csv}")
+
+
+def print_move_times(times: dict[str, list[float]], cpu_times: dict[str, list[float]], indent: str = "") -> None:
+    """Per bot: decisions timed, wall median and 90th percentile, CPU median, then the machine's load."""
+    print(f"{indent}{'bot':<12}{'moves':>7}{'median ms':>11}{'p90 ms':>9}{'median CPU ms':>15}")
     for name, spent in times.items():
         ordered = sorted(spent)
         p90 = ordered[int(0.9 * (len(ordered) - 1))]
         cpu = 1000 * statistics.median(cpu_times[name])
-        print(f"{name:<12}{len(spent):>7}{1000 * statistics.median(spent):>11.2f}{1000 * p90:>9.2f}{cpu:>15.2f}")
-    print(f"(machine load over the last minute: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
-    if args.csv:
-        with open(args.csv, "w", newline="") as stream:
-            writer = csv.DictWriter(stream, fieldnames=list(rows[0]))
-            writer.writeheader()
-            writer.writerows(rows)
-        print(f"\nevery seat's result in {args.csv}")
+        median = 1000 * statistics.median(spent)
+        print(f"{indent}{name:<12}{len(spent):>7}{median:>11.2f}{1000 * p90:>9.2f}{cpu:>15.2f}")
+    load = os.getloadavg()[0]
+    print(f"{indent}(machine load over the last minute: {load:.1f} on {os.cpu_count()} cores)", flush=True)
 
 
 if __name__ == "__main__":
