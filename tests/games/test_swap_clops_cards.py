@@ -401,7 +401,10 @@ def test_reshuffle_when_the_deck_runs_out_the_discard_pile_becomes_the_deck() ->
     game.apply("take the deck's yellow_circle into set 2")  # nothing else on offer: two draws empty the deck
     assert game.run_outs == 1 and not game.final
     assert game.deck == ["yellow_square", "yellow_triangle"] and game.discard == []
-    assert game.epoch_decks == [sorted([REVEAL] * 3 + hand + ["red_triangle", "white_triangle"]), game.deck]
+    assert game.epoch_decks == [
+        tuple(sorted([REVEAL] * 3 + hand + ["red_triangle", "white_triangle"])),
+        tuple(game.deck),
+    ]
     assert game.hands[0] == sorted([REVEAL, REVEAL, "red_square", "white_square", "green_triangle"])
 
 

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from functools import cache
 
 from cliplab.bots import MCTSBot
 from cliplab.engine import Action, State
 
-from .content import Deck
+from .content import Deck, Trait
 from .rules import (
     DECK,
     SLOTS,
@@ -57,7 +58,9 @@ def _lock_of(cards: Sequence[str], lock: str, deck: Deck) -> str:
     """The set's trait kind: its lock, or for two or more cards sharing both, the better paying one."""
     if lock or len(cards) < 2:
         return lock
-    shared = shared_traits(cards, deck.cards)
+    shared = shared_traits(cards)
+    if len(shared) == 1:
+        return shared[0]
     return max(shared, key=lambda kind: deck.traits[deck.cards[cards[0]].trait(kind)].points(len(cards) + 2))
 
 
@@ -69,8 +72,13 @@ def set_worth(cards: Sequence[str], lock: str, deck: Deck) -> float:
     kind = _lock_of(cards, lock, deck)
     if not kind:
         return LONE
-    trait = deck.traits[deck.cards[cards[0]].trait(kind)]
-    size = len(cards)
+    return _chart_worth(deck.traits[deck.cards[cards[0]].trait(kind)], len(cards))
+
+
+@cache
+def _chart_worth(trait: Trait, size: int) -> float:
+    """The worth of a set of `size` cards of this trait; it depends on the chart alone, and the search's
+    playouts ask for the same few thousand times a move, so each is worked out once."""
     points = trait.points(size)
     if points >= len(trait.chart):
         return float(points)
@@ -82,9 +90,10 @@ def set_worth(cards: Sequence[str], lock: str, deck: Deck) -> float:
 def gain(game: SwapClopsCards, seat: int, slot: int, adding: Sequence[str]) -> float:
     """How much a set's worth rises when `adding` joins it (None-like -inf when it does not fit)."""
     cards, lock = game.sets[seat][slot], game.locks[seat][slot]
-    if not fits(cards, lock, adding, game.content.cards):
+    if not fits(cards, lock, adding):
         return float("-inf")
-    return set_worth([*cards, *adding], lock, game.content) - set_worth(cards, lock, game.content)
+    deck = game.content
+    return set_worth([*cards, *adding], lock, deck) - set_worth(cards, lock, deck)
 
 
 def best_gain(game: SwapClopsCards, seat: int, card: str) -> float:
@@ -115,10 +124,12 @@ class HeuristicBot:
         actions = game.legal_actions(player)
         if len(actions) == 1:
             return actions[0]
-        rng = random.Random(f"{self.seed}/{player}/{len(game.log)}")
         values = [self.value(game, player, action) for action in actions]
         best = max(values)
         top = [action for action, value in zip(actions, values, strict=True) if value >= best - 1e-9]
+        if len(top) == 1:
+            return top[0]
+        rng = random.Random(f"{self.seed}/{player}/{len(game.log)}")
         return top[rng.randrange(len(top))]
 
     def value(self, game: SwapClopsCards, seat: int, action: Action) -> float:

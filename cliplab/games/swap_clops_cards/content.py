@@ -68,6 +68,8 @@ class Deck:
 
 
 CARD_NAMES = tuple(f"{colour}_{shape}" for shape in SHAPES for colour in COLOURS)
+# A card's name is its colour and shape, so which cards share a trait follows from the names alone.
+NAME_TRAITS = {f"{colour}_{shape}": {"shape": shape, "colour": colour} for shape in SHAPES for colour in COLOURS}
 TRAIT_NAMES = (*SHAPES, *COLOURS)
 
 
@@ -137,7 +139,7 @@ def load_deck(path: str | PathLike[str], file: str | None = None) -> Deck:
             raise ContentError(file, f"{where} ({card.name})", "this shape and colour are listed twice")
         cards[card.name] = card
     for name in CARD_NAMES:
-        cards.setdefault(name, Card(name.split("_")[1], name.split("_")[0], 0, 0))
+        cards.setdefault(name, Card(NAME_TRAITS[name]["shape"], NAME_TRAITS[name]["colour"], 0, 0))
     traits = {}
     for name, (kind, steps) in charts.items():
         count = sum(card.count for card in cards.values() if card.trait(kind) == name)
@@ -176,6 +178,7 @@ __all__ = [
     "COLOURS",
     "DECKS",
     "KINDS",
+    "NAME_TRAITS",
     "SHAPES",
     "TRAIT_NAMES",
     "Card",

@@ -90,7 +90,7 @@ def _why_not_placing(state: SwapClopsCards, player: int, action: Action) -> tupl
         slot = action.slot - 1
         if state.room_slot >= 0 and slot != state.room_slot:
             return "making room", f"you scored set {state.room_slot + 1} to make room: place into it"
-        if len(cards) == 2 and not shared_traits(cards, state.content.cards):
+        if len(cards) == 2 and not shared_traits(cards):
             return "step 1 placing", f"{cards[0]} and {cards[1]} share neither a shape nor a colour"
         return "locking a set's trait", _why_not_fitting(state, player, slot, cards)
     if isinstance(action, Score):

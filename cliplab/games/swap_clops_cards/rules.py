@@ -19,7 +19,7 @@ import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any, ClassVar
 
 from cliplab.engine import (
@@ -37,7 +37,7 @@ from cliplab.engine import (
 )
 from cliplab.engine.position import check_fields, integer, items, word
 
-from .content import CARD_NAMES, DECKS, KINDS, Card, Deck, deck
+from .content import CARD_NAMES, DECKS, KINDS, NAME_TRAITS, Card, Deck, deck
 
 HAND_SIZE = 5
 SLOTS = 3
@@ -213,55 +213,84 @@ def offered_cards(action: Action) -> tuple[str, ...]:
     return ()
 
 
+@cache
+def made(kind: type[Action], *fields: Any) -> Action:
+    """The action of this kind with these fields. Actions are immutable and the same few hundred come up
+    in every game, so each is made once and shared (making a frozen dataclass costs more than finding it)."""
+    return kind(*fields)
+
+
 def offer_action(cards: Sequence[str], secret: bool) -> Action:
     """The offer of these 0-2 cards, face down (secret) or open."""
     if len(cards) == 2:
-        return (SecretOfferTwo if secret else OfferTwo)(cards[0], cards[1])
+        return made(SecretOfferTwo if secret else OfferTwo, cards[0], cards[1])
     if len(cards) == 1:
-        return (SecretOfferOne if secret else OfferOne)(cards[0])
-    return SecretOfferNothing() if secret else OfferNothing()
+        return made(SecretOfferOne if secret else OfferOne, cards[0])
+    return made(SecretOfferNothing if secret else OfferNothing)
 
 
-def choices_from(hand: Sequence[str], most: int) -> list[tuple[str, ...]]:
-    """The different ways to pick 1..most cards from a hand (cards of one name are alike)."""
+@lru_cache(maxsize=4096)
+def choices_from(hand: tuple[str, ...], most: int) -> tuple[tuple[str, ...], ...]:
+    """The different ways to pick 1..most cards from a hand (cards of one name are alike); hands repeat,
+    so kept."""
     kinds = sorted(set(hand))
     picks: list[tuple[str, ...]] = [(card,) for card in kinds]
     if most >= 2:
         counts = Counter(hand)
         picks += [(a, b) for i, a in enumerate(kinds) for b in kinds[i:] if a != b or counts[a] >= 2]
-    return picks
+    return tuple(picks)
 
 
 @lru_cache(maxsize=4096)
 def offers_from(hand: tuple[str, ...], secret: bool) -> tuple[Action, ...]:
-    """Every offer a hand can make (nothing, one card, two), face down or open; hands repeat, so kept."""
+    """Every offer a hand can make (nothing, one card, two), face down or open."""
     return tuple(offer_action(cards, secret) for cards in [(), *choices_from(hand, MOST_OFFERED)])
 
 
 # ----- sets -------------------------------------------------------------------------------------------
 
 
-def shared_traits(cards: Iterable[str], table: Mapping[str, Card]) -> tuple[str, ...]:
+# For each kind of trait and each card, the cards that share that trait with it: a card's name fixes its
+# shape and colour whatever the deck, so the fitting checks of steps 1 and 3 are lookups in these sets.
+SHARING: dict[str, dict[str, frozenset[str]]] = {
+    kind: {
+        name: frozenset(other for other in CARD_NAMES if NAME_TRAITS[other][kind] == NAME_TRAITS[name][kind])
+        for name in CARD_NAMES
+    }
+    for kind in KINDS
+}
+AKIN = {name: SHARING["shape"][name] | SHARING["colour"][name] for name in CARD_NAMES}  # a lone card takes these
+EVERY_CARD = frozenset(CARD_NAMES)  # an empty slot takes any card
+
+
+def shared_traits(cards: Iterable[str]) -> tuple[str, ...]:
     """The kinds of trait ("shape", "colour") that all these cards share."""
-    found = [table[name] for name in cards]
-    if not found:
+    cards = tuple(cards)
+    if not cards:
         return KINDS
-    return tuple(kind for kind in KINDS if len({card.trait(kind) for card in found}) == 1)
+    return tuple(kind for kind in KINDS if SHARING[kind][cards[0]].issuperset(cards))
 
 
-def fits(cards: Sequence[str], lock: str, adding: Sequence[str], table: Mapping[str, Card]) -> bool:
+def fits(cards: Sequence[str], lock: str, adding: Sequence[str]) -> bool:
     """Whether `adding` may join a set holding `cards` locked to `lock` ("" while it has fewer than two):
     all its cards must then share the set's trait (the first two fix it; a lone card takes any card that
     shares a shape or a colour with it)."""
-    if lock == "shape":
-        shape = table[cards[0]].shape
-        return all(table[name].shape == shape for name in adding)
-    if lock == "colour":
-        colour = table[cards[0]].colour
-        return all(table[name].colour == colour for name in adding)
-    together = [table[name] for name in (*cards, *adding)]
+    if lock:
+        return SHARING[lock][cards[0]].issuperset(adding)
+    together = (*cards, *adding)
     first = together[0]
-    return all(card.shape == first.shape for card in together) or all(card.colour == first.colour for card in together)
+    return SHARING["shape"][first].issuperset(together) or SHARING["colour"][first].issuperset(together)
+
+
+def fitting_cards(cards: Sequence[str], lock: str) -> frozenset[str]:
+    """The cards that may join a set holding `cards` locked to `lock`, one card at a time."""
+    if lock:
+        return SHARING[lock][cards[0]]
+    if not cards:
+        return EVERY_CARD
+    if len(cards) == 1:
+        return AKIN[cards[0]]
+    return frozenset(name for name in CARD_NAMES if fits(cards, lock, (name,)))  # its owner has yet to declare
 
 
 def set_trait(cards: Sequence[str], lock: str, table: Mapping[str, Card]) -> str:
@@ -287,7 +316,7 @@ class DeckCard(ChanceNode):
 
     def draw(self, rng: random.Random) -> Action:
         card = self.cards[rng.randrange(len(self.cards))]
-        return Reveal(card) if self.seat == DECK else Draw(self.seat, card)
+        return made(Reveal, card) if self.seat == DECK else made(Draw, self.seat, card)
 
     def allows(self, event: Action) -> bool:
         if self.seat == DECK:
@@ -298,6 +327,9 @@ class DeckCard(ChanceNode):
 class SwapClopsCards(State):
     """A game of the Swap Clops card game; seats take turns clockwise from seat 0."""
 
+    # A snapshot copies every hand, set and pile: taken less often than the engine's default, it costs
+    # simulations and the replays of determinized samples less, while an undo replays at most 63 entries.
+    CHECKPOINT_EVERY: ClassVar[int] = 64
     CODEC: ClassVar[ActionCodec] = ActionCodec(
         Draw,
         Reveal,
@@ -345,7 +377,7 @@ class SwapClopsCards(State):
         self.ended = ""
         # Each deck's contents, and the log length when it began (the first, then each reshuffle): public.
         self.epoch_starts: list[int] = [0]
-        self.epoch_decks: list[list[str]] = [sorted(self.deck)]
+        self.epoch_decks: list[tuple[str, ...]] = [tuple(sorted(self.deck))]  # never changed: shared by copies
         start = self.config.start_fields()
         if start is not None:
             _begin_at(self, start)
@@ -387,16 +419,21 @@ class SwapClopsCards(State):
     # ----- legality ----------------------------------------------------------------------------------
 
     def fits(self, seat: int, slot: int, adding: Sequence[str]) -> bool:
-        return fits(self.sets[seat][slot], self.locks[seat][slot], adding, self.content.cards)
+        return fits(self.sets[seat][slot], self.locks[seat][slot], adding)
+
+    def fitting(self, seat: int, slot: int) -> frozenset[str]:
+        """The cards that may join one of the seat's sets, one at a time."""
+        return fitting_cards(self.sets[seat][slot], self.locks[seat][slot])
 
     def has_room(self, seat: int, card: str) -> bool:
         """Whether a card fits one of the seat's sets (an empty slot takes any card)."""
-        return any(self.fits(seat, slot, (card,)) for slot in range(SLOTS))
+        return any(card in self.fitting(seat, slot) for slot in range(SLOTS))
 
     def must_make_room(self) -> bool:
         """Step 1 when no card in hand fits any set: a set must be scored first (all slots are in use)."""
         seat = self.active
-        return self.room_slot < 0 and not any(self.has_room(seat, card) for card in set(self.hands[seat]))
+        hand = self.hands[seat]
+        return self.room_slot < 0 and all(self.fitting(seat, slot).isdisjoint(hand) for slot in range(SLOTS))
 
     def table_cards(self) -> list[tuple[str, int]]:
         """The cards on offer to the active player, as (card, giver); the giver of the deck's card is DECK."""
@@ -409,11 +446,8 @@ class SwapClopsCards(State):
         """Cards on the table that fit none of the active player's sets (apart from the slot just scored to
         make room for them)."""
         seat, freed = self.active, self.room_slot
-        return [
-            (card, giver)
-            for card, giver in self.table_cards()
-            if not any(self.fits(seat, slot, (card,)) for slot in range(SLOTS) if slot != freed)
-        ]
+        taking = [self.fitting(seat, slot) for slot in range(SLOTS) if slot != freed]
+        return [(card, giver) for card, giver in self.table_cards() if not any(card in cards for cards in taking)]
 
     def _legal(self, player: int) -> list[Action]:
         phase = self.phase
@@ -422,46 +456,57 @@ class SwapClopsCards(State):
         if phase == "place":
             return self._place_actions(player)
         if phase == "lock":
-            return [Lock(self.locking + 1, trait) for trait in KINDS]
+            return [made(Lock, self.locking + 1, trait) for trait in KINDS]
         if phase == "offer":
             return list(offers_from(tuple(self.hands[player]), self.option("offers") == "simultaneous"))
         if phase == "accept":
             return self._accept_actions(player)
         if phase == "score":
-            return [*(Score(slot + 1) for slot in range(SLOTS) if self.sets[player][slot]), EndTurn()]
+            return [*(made(Score, slot + 1) for slot in range(SLOTS) if self.sets[player][slot]), made(EndTurn)]
         return []
 
     def _place_actions(self, seat: int) -> list[Action]:
         if self.must_make_room():
-            return [Score(slot + 1) for slot in range(SLOTS)]
+            return [made(Score, slot + 1) for slot in range(SLOTS)]
         slots = [self.room_slot] if self.room_slot >= 0 else list(range(SLOTS))
+        sets, locks, hand = self.sets[seat], self.locks[seat], self.hands[seat]
+        taking = [(slot, self.fitting(seat, slot)) for slot in slots]
         # A pair fits a set only where each of its cards fits alone: work those out once per card.
-        alone = {card: [slot for slot in slots if self.fits(seat, slot, (card,))] for card in set(self.hands[seat])}
+        alone = {card: [slot for slot, cards in taking if card in cards] for card in set(hand)}
         actions: list[Action] = []
-        for cards in choices_from(self.hands[seat], MOST_PLACED):
+        for cards in choices_from(tuple(hand), MOST_PLACED):
             if len(cards) == 1:
-                actions += [PlaceOne(cards[0], slot + 1) for slot in alone[cards[0]]]
+                actions += [made(PlaceOne, cards[0], slot + 1) for slot in alone[cards[0]]]
                 continue
+            # Into a set with a trait, cards that fit alone fit together; otherwise the pair is checked whole.
             both = [slot for slot in alone[cards[0]] if slot in alone[cards[1]]]
-            actions += [PlaceTwo(cards[0], cards[1], slot + 1) for slot in both if self.fits(seat, slot, cards)]
+            actions += [
+                made(PlaceTwo, cards[0], cards[1], slot + 1)
+                for slot in both
+                if locks[slot] or fits(sets[slot], "", cards)
+            ]
         return actions
 
     def _accept_actions(self, seat: int) -> list[Action]:
         freed = self.room_slot
+        taking = [(slot, self.fitting(seat, slot)) for slot in range(SLOTS) if slot != freed]
         actions: list[Action] = []
         needs_room = False
         for card, giver in self.table_cards():
-            slots = [slot for slot in range(SLOTS) if slot != freed and self.fits(seat, slot, (card,))]
+            slots = [slot for slot, cards in taking if card in cards]
             needs_room |= not slots
             if freed >= 0:
                 # The room just made is for a card that fits nowhere else.
                 slots = [] if slots else [freed]
             for slot in slots:
-                actions.append(TakeDeckCard(card, slot + 1) if giver == DECK else AcceptOffer(card, giver, slot + 1))
+                if giver == DECK:
+                    actions.append(made(TakeDeckCard, card, slot + 1))
+                else:
+                    actions.append(made(AcceptOffer, card, giver, slot + 1))
         if freed < 0:
             if needs_room:
-                actions += [Score(slot + 1) for slot in range(SLOTS)]
-            actions.append(StopAccepting())
+                actions += [made(Score, slot + 1) for slot in range(SLOTS)]
+            actions.append(made(StopAccepting))
         return actions
 
     # ----- applying ----------------------------------------------------------------------------------
@@ -515,13 +560,13 @@ class SwapClopsCards(State):
         if self.discard:
             self.deck, self.discard = sorted(self.discard), []
             self.epoch_starts.append(len(self.log) + 1)
-            self.epoch_decks.append(list(self.deck))
+            self.epoch_decks.append(tuple(self.deck))
 
     def _add_to_set(self, seat: int, slot: int, cards: Sequence[str], phase: str) -> None:
         held = self.sets[seat][slot]
         held.extend(cards)
         if len(held) >= 2 and not self.locks[seat][slot]:
-            shared = shared_traits(held, self.content.cards)
+            shared = shared_traits(held)
             if len(shared) == 1:
                 self.locks[seat][slot] = shared[0]
             else:
@@ -597,7 +642,7 @@ class SwapClopsCards(State):
                     return
                 self._open_offers()
             elif phase == "accept":
-                if self.accepted < MOST_PLACED and self.table_cards():
+                if self.accepted < MOST_PLACED and (self.deck_card or any(self.offers)):
                     return
                 self._finish_accepting()
             elif phase == "draw":
@@ -785,7 +830,7 @@ def _begin_at(game: SwapClopsCards, fields: dict[str, Any]) -> None:
             where = f"locks[{seat}][{slot}]"
             cards = game.sets[seat][slot]
             lock = word(lock, where, ("", *KINDS))
-            shared = shared_traits(cards, table)
+            shared = shared_traits(cards)
             if len(cards) < 2:
                 if lock:
                     raise PositionError(where, "a set of fewer than two cards has no trait yet")
@@ -819,7 +864,7 @@ def _begin_at(game: SwapClopsCards, fields: dict[str, Any]) -> None:
         raise PositionError("deck", "the deck and the discard pile are both empty: the game has ended")
     if not game.deck:
         game.deck, game.discard = game.discard, []
-    game.epoch_decks = [sorted(game.deck + [card for hand in game.hands for card in hand])]
+    game.epoch_decks = [tuple(sorted(game.deck + [card for hand in game.hands for card in hand]))]
     if "hands" in fields:
         game._start_turn(game.active)
         game._advance()  # an empty hand skips step 1 at once

@@ -25,7 +25,6 @@ from cliplab.engine import CHANCE, Action, Hidden, HiddenChance
 
 from .rules import (
     FACE_DOWN,
-    MOST_OFFERED,
     Draw,
     OfferNothing,
     OfferOne,
@@ -33,9 +32,8 @@ from .rules import (
     PlaceOne,
     PlaceTwo,
     Reveal,
-    choices_from,
-    offer_action,
     offered_cards,
+    offers_from,
     start_with_cards,
 )
 
@@ -153,8 +151,8 @@ def _rebuild(game: SwapClopsCards, hidden: list[_Draw], secret_offers: list[int]
         if index in drawn:
             entry = Draw(drawn[index].seat, drawn[index].card)
         elif index in secret_offers:
-            picks = [(), *choices_from(fresh.hands[seat], MOST_OFFERED)]
-            entry = offer_action(picks[rng.randrange(len(picks))], secret=True)
+            offers = offers_from(tuple(fresh.hands[seat]), secret=True)
+            entry = offers[rng.randrange(len(offers))]
         fresh._apply(seat, entry)
         fresh._record(seat, entry)
     game._restore(fresh)
