@@ -293,9 +293,10 @@ def draw_board(board: Board, ids: str | None = None) -> str:
         data_accepts_pieces="1" if board.accepts_pieces else None,
     )
     label = f'<text class="cl-label" x="0" y="{-UNIT * 0.5:.0f}">{escape(board.label)}</text>'
+    # Marks and previews come after the tokens, so a hint on an occupied place is drawn over its piece.
     marks = "".join(_mark(m) for m in board.marks) + "".join(_preview(p) for p in board.previews)
-    body = "".join(rows) + _grid_lines(board) + edges + marks
-    return f"<g {attrs}>{label}{body}{''.join(tokens)}{_hits(board.rows, board.cols, board.clickable, prefix)}</g>"
+    body = "".join(rows) + _grid_lines(board) + edges + "".join(tokens) + marks
+    return f"<g {attrs}>{label}{body}{_hits(board.rows, board.cols, board.clickable, prefix)}</g>"
 
 
 def draw_piece(piece: Piece) -> str:

@@ -77,6 +77,13 @@ def test_text_is_escaped() -> None:
     assert "<script>" in texts and "&" in texts
 
 
+def test_marks_are_drawn_over_the_tokens_they_point_at() -> None:
+    # Later SVG elements paint over earlier ones: a hint on an occupied place must follow the token.
+    board = next(b for b in parse_svg(SCENE).iter(f"{SVG}g") if b.get("data-board") == "sheet")
+    order = [(e.get("class") or "").split(" ")[0] for e in board.iter() if e.get("class")]
+    assert order.index("cl-token") < order.index("cl-mark")
+
+
 def test_click_crack_state_draws_itself_as_svg() -> None:
     game = new_game("click_crack", players=2)
     for k, at in enumerate(["0,0", "1,1", "2,2", "5,5"]):
