@@ -17,9 +17,9 @@ from __future__ import annotations
 import bisect
 import random
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache
 from typing import Any, ClassVar
 
 from cliplab.engine import (
@@ -229,10 +229,10 @@ def offer_action(cards: Sequence[str], secret: bool) -> Action:
     return made(SecretOfferNothing if secret else OfferNothing)
 
 
-@lru_cache(maxsize=4096)
+@cache
 def choices_from(hand: tuple[str, ...], most: int) -> tuple[tuple[str, ...], ...]:
-    """The different ways to pick 1..most cards from a hand (cards of one name are alike); hands repeat,
-    so kept."""
+    """The different ways to pick 1..most cards from a hand (cards of one name are alike). Hands repeat and
+    there are 15,504 sorted hands of up to five cards of fifteen kinds, so each is kept."""
     kinds = sorted(set(hand))
     picks: list[tuple[str, ...]] = [(card,) for card in kinds]
     if most >= 2:
@@ -241,7 +241,7 @@ def choices_from(hand: tuple[str, ...], most: int) -> tuple[tuple[str, ...], ...
     return tuple(picks)
 
 
-@lru_cache(maxsize=4096)
+@cache
 def offers_from(hand: tuple[str, ...], secret: bool) -> tuple[Action, ...]:
     """Every offer a hand can make (nothing, one card, two), face down or open."""
     return tuple(offer_action(cards, secret) for cards in [(), *choices_from(hand, MOST_OFFERED)])
@@ -512,42 +512,48 @@ class SwapClopsCards(State):
     # ----- applying ----------------------------------------------------------------------------------
 
     def _apply(self, player: int, action: Action) -> None:
-        if isinstance(action, Draw):
-            self.draws_at[action.seat].append(len(self.log))
-            self._take_from_deck(action.card)
-            hand = self.hands[action.seat]
-            bisect.insort(hand, action.card)
-        elif isinstance(action, Reveal):
-            self._take_from_deck(action.card)
-            self.deck_card = action.card
-            self._open_offers()
-        elif isinstance(action, PlaceOne | PlaceTwo):
-            cards = offered_cards(action)
-            for card in cards:
-                self.hands[player].remove(card)
-            self.room_slot = -1
-            self._add_to_set(player, action.slot - 1, cards, "reveal")
-        elif isinstance(action, Lock):
-            self.locks[player][action.slot - 1] = action.trait
-            self.locking = -1
-            self.phase = self.resume
-        elif isinstance(action, Score):
-            self._score(player, action.slot - 1)
-            if self.phase in ("place", "accept"):
-                self.room_slot = action.slot - 1
-        elif isinstance(action, OfferNothing | OfferOne | OfferTwo):
-            self.chosen[player] = list(offered_cards(action))
-            if action.SECRET:
-                self.secret_at[player] = len(self.log)
-            if not self.offering_seats():
-                self._close_offers()
-        elif isinstance(action, TakeDeckCard | AcceptOffer):
-            self._accept(player, action)
-        elif isinstance(action, StopAccepting):
-            self._finish_accepting()
-        elif isinstance(action, EndTurn):
-            self._end_turn()
+        self._STEPS[type(action)](self, player, action)
         self._advance()
+
+    def _draw_card(self, player: int, action: Draw) -> None:
+        self.draws_at[action.seat].append(len(self.log))
+        self._take_from_deck(action.card)
+        bisect.insort(self.hands[action.seat], action.card)
+
+    def _turn_up(self, player: int, action: Reveal) -> None:
+        self._take_from_deck(action.card)
+        self.deck_card = action.card
+        self._open_offers()
+
+    def _place(self, player: int, action: PlaceAction) -> None:
+        cards = offered_cards(action)
+        for card in cards:
+            self.hands[player].remove(card)
+        self.room_slot = -1
+        self._add_to_set(player, action.slot - 1, cards, "reveal")
+
+    def _declare(self, player: int, action: Lock) -> None:
+        self.locks[player][action.slot - 1] = action.trait
+        self.locking = -1
+        self.phase = self.resume
+
+    def _score_set(self, player: int, action: Score) -> None:
+        self._score(player, action.slot - 1)
+        if self.phase in ("place", "accept"):
+            self.room_slot = action.slot - 1
+
+    def _offer(self, player: int, action: OfferAction) -> None:
+        self.chosen[player] = list(offered_cards(action))
+        if action.SECRET:
+            self.secret_at[player] = len(self.log)
+        if not self.offering_seats():
+            self._close_offers()
+
+    def _stop_accepting(self, player: int, action: StopAccepting) -> None:
+        self._finish_accepting()
+
+    def _end(self, player: int, action: EndTurn) -> None:
+        self._end_turn()
 
     def _take_from_deck(self, card: str) -> None:
         """A card leaves the deck; taking its last card is a run-out, and the discard pile becomes the deck."""
@@ -668,6 +674,26 @@ class SwapClopsCards(State):
             self.phase = "over"
             return
         self._start_turn((self.active + 1) % self.players)
+
+    # What each kind of action does, looked up by its type (the step it belongs to follows in _advance).
+    _STEPS: ClassVar[dict[type[Action], Callable[[Any, int, Any], None]]] = {
+        Draw: _draw_card,
+        Reveal: _turn_up,
+        PlaceOne: _place,
+        PlaceTwo: _place,
+        Lock: _declare,
+        Score: _score_set,
+        OfferNothing: _offer,
+        OfferOne: _offer,
+        OfferTwo: _offer,
+        SecretOfferNothing: _offer,
+        SecretOfferOne: _offer,
+        SecretOfferTwo: _offer,
+        TakeDeckCard: _accept,
+        AcceptOffer: _accept,
+        StopAccepting: _stop_accepting,
+        EndTurn: _end,
+    }
 
     # ----- the end -----------------------------------------------------------------------------------
 
