@@ -14,7 +14,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -224,13 +224,20 @@ class Objective:
         """Whether a landscape whose stacks show `tops` fulfils this objective."""
         if self.kind == "count":
             return _count(self.rule, tops, stars) >= self.target
-        if len(tops) < sum(row.count("X") for row in self.shape):
-            return False  # fewer stacks than the shape has
-        for form in _forms(self.shape):
-            for anchor in tops:
+        forms = _forms(self.shape)
+        size = len(forms[0])
+        if len(tops) < size:
+            return False
+        if self.rule in ALIKE_RULES:
+            # Every stack of the shape shows one colour or one value: it is looked for among those stacks only.
+            groups = _alike(self.rule, self.target, tops)
+            return any(len(cells) >= size and _covers(self.shape, frozenset(cells)) for cells in groups)
+        if not _enough(self.rule, self.target, size, tops):
+            return False
+        for form in forms:
+            for row, col in tops:
                 # Each placement is tried from the stack under the shape's first cell.
-                dr, dc = anchor[0] - form[0][0], anchor[1] - form[0][1]
-                shown = [tops.get((r + dr, c + dc)) for r, c in form]
+                shown = [tops.get((row + dr, col + dc)) for dr, dc in form]
                 if all(shown) and _shape_rule(self.rule, self.target, shown):  # type: ignore[arg-type]
                     return True
         return False
@@ -238,8 +245,45 @@ class Objective:
 
 @cache
 def _forms(shape: tuple[str, ...]) -> tuple[tuple[Cell, ...], ...]:
+    """A shape's orientations, each as steps from its first cell to every cell (the first step is (0, 0))."""
     cells = [(r, c) for r, row in enumerate(shape) for c, mark in enumerate(row) if mark == "X"]
-    return _orientations(cells)
+    return tuple(tuple((r - form[0][0], c - form[0][1]) for r, c in form) for form in _orientations(cells))
+
+
+ALIKE_RULES = ("one_colour", "one_value", "value")
+
+
+def _alike(rule: str, target: int, tops: Mapping[Cell, Top]) -> list[set[Cell]]:
+    """The landscape's cells in groups that may hold a shape under an ALIKE_RULES rule: by colour, by value,
+    or the cells showing the target value."""
+    if rule == "value":
+        return [{at for at, (_, value) in tops.items() if value == target}]
+    groups: dict[object, set[Cell]] = {}
+    for at, (colour, value) in tops.items():
+        groups.setdefault(colour if rule == "one_colour" else value, set()).add(at)
+    return list(groups.values())
+
+
+@lru_cache(maxsize=1 << 16)
+def _covers(shape: tuple[str, ...], cells: frozenset[Cell]) -> bool:
+    """Whether some orientation of the shape lies wholly on `cells` (few sets of cells fit in 3 x 3, so each
+    answer is kept)."""
+    return any(
+        all((row + dr, col + dc) in cells for dr, dc in form[1:]) for form in _forms(shape) for row, col in cells
+    )
+
+
+def _enough(rule: str, target: int, size: int, tops: Mapping[Cell, Top]) -> bool:
+    """Whether the landscape has stacks enough, anywhere, for a shape of `size` stacks under `rule`: a quick
+    refusal of most landscapes before the shape itself is looked for."""
+    values = [value for _, value in tops.values()]
+    if rule == "all_colours":
+        return len({colour for colour, _ in tops.values()}) >= size
+    if rule == "sum":
+        values.sort()
+        return sum(values[:size]) <= target <= sum(values[-size:])
+    shown = set(values)  # "run": some value and the next size - 1 after it are all showing
+    return any(all(value + step in shown for step in range(size)) for value in shown)
 
 
 def _shape_rule(rule: str, target: int, shown: list[Top]) -> bool:

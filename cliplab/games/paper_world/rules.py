@@ -56,6 +56,12 @@ CENTRE_EMPTIED = "the centre was down to two piles or fewer and everyone had one
 
 
 CARDS = deck().cards
+# Each card's colour and value by number: the legal-action lists read them thousands of times a game.
+COLOUR = tuple(c.colour for c in CARDS)
+VALUE = tuple(c.value for c in CARDS)
+COLOUR_ORDER = {colour: k for k, colour in enumerate(deck().colours)}
+# A card's colour and value in one number: a card rises by one on a top whose kind is one less.
+KIND = tuple(8 * COLOUR_ORDER[c.colour] + c.value for c in CARDS)
 
 
 def card(number: int) -> Card:
@@ -143,6 +149,21 @@ class Pass(Action):
     TEMPLATE: ClassVar[str] = "pass"
 
 
+# Every action a player can be offered, made once: actions are immutable, so the lists share them.
+WINDOW = range(1 - SIDE, SIDE)  # a landscape's cells, counted from its first stack, lie in this square
+PLACES = tuple({(r, c): PlaceCard(number, r, c) for r in WINDOW for c in WINDOW} for number in range(len(CARDS)))
+DISCARDS = tuple(Discard(number) for number in range(len(CARDS)))
+TAKE_COLOUR = {colour: TakeColour(colour) for colour in deck().colours}
+TAKE_VALUE = {value: TakeValue(value) for value in sorted(set(VALUE))}
+DEALS = tuple(tuple(DealCard(number, pile) for pile in range(PILES)) for number in range(len(CARDS)))
+# A card on a pile top offers the take of its colour and of its value: one bit each, takes in offering order.
+TAKE_ORDER = (*TAKE_COLOUR.values(), *TAKE_VALUE.values())
+SHOWS = tuple(1 << TAKE_ORDER.index(TAKE_COLOUR[c.colour]) | 1 << TAKE_ORDER.index(TAKE_VALUE[c.value]) for c in CARDS)
+SCISSORS_CHOICES = (Scissors("move"), Scissors("leave"))
+END_TURN = EndTurn()
+PASS = Pass()
+
+
 @dataclass(frozen=True, slots=True)
 class NextCard(ChanceNode):
     """The next card of the deal onto `pile`: each card not dealt yet equally likely. (UniformChoice over
@@ -152,7 +173,7 @@ class NextCard(ChanceNode):
     pile: int
 
     def draw(self, rng: random.Random) -> Action:
-        return DealCard(self.cards[rng.randrange(len(self.cards))], self.pile)
+        return DEALS[self.cards[rng.randrange(len(self.cards))]][self.pile]
 
     def allows(self, event: Action) -> bool:
         return isinstance(event, DealCard) and event.pile == self.pile and event.card in self.cards
@@ -170,7 +191,8 @@ class PaperWorld(State):
 
     def _setup(self) -> None:
         n = self.players
-        self.deck_size = len(deck().deck(n))
+        self.deck_size = len(deck_of(n))
+        self.to_deal = deck_of(n)  # the landscape cards not dealt yet, in card order
         self.objectives: list[int] = []
         self.tokens: list[list[int]] = []  # per objective in play: tokens left, highest first
         self.claims: list[list[int]] = [[0] * OBJECTIVES_IN_PLAY for _ in range(n)]  # token taken, 0: none
@@ -204,9 +226,7 @@ class PaperWorld(State):
                 tuple(DrawObjective(o.number) for o in objectives() if o.number not in self.objectives)
             )
         if self.dealt < self.deck_size:
-            used = set().union(*self.piles)
-            pile = self.dealt % PILES
-            return NextCard(tuple(c for c in deck_of(self.players) if c not in used), pile)
+            return NextCard(self.to_deal, self.dealt % PILES)
         seat = next(s for s in range(self.players) if not self.hands[s])
         given = {c for hand in self.hands for c in hand}
         return UniformChoice(tuple(DealStart(c, seat) for c in deck().start_cards() if c not in given))
@@ -229,7 +249,7 @@ class PaperWorld(State):
 
     def landscape(self, seat: int) -> dict[Cell, Top]:
         """The colour and value each of a seat's stacks shows."""
-        return {at: (card(stack[-1]).colour, card(stack[-1]).value) for at, stack in self.lands[seat].items()}
+        return {at: (COLOUR[stack[-1]], VALUE[stack[-1]]) for at, stack in self.lands[seat].items()}
 
     def stars_showing(self, seat: int) -> int:
         stars = deck().stars
@@ -246,83 +266,76 @@ class PaperWorld(State):
 
     def takes(self) -> list[Action]:
         """The takes possible now: each colour and each value showing on a pile top."""
-        shown = [card(c) for c in self.tops() if c is not None and c != BURIED]
-        colours = sorted({c.colour for c in shown}, key=deck().colours.index)
-        values = sorted({c.value for c in shown})
-        return [*(TakeColour(c) for c in colours), *(TakeValue(v) for v in values)]
+        showing = 0
+        for pile in self.piles:
+            if pile and pile[-1] != BURIED:
+                showing |= SHOWS[pile[-1]]
+        return list(_takes_showing(showing))
 
     def taken_by(self, action: TakeColour | TakeValue) -> list[int]:
         """The piles whose top cards a take picks up."""
-        found = []
-        for pile, top in enumerate(self.tops()):
-            if top is None or top == BURIED:
-                continue
-            shown = card(top)
-            if (shown.colour == action.colour) if isinstance(action, TakeColour) else (shown.value == action.value):
-                found.append(pile)
-        return found
+        shown, wanted = (COLOUR, action.colour) if isinstance(action, TakeColour) else (VALUE, action.value)
+        return [k for k, pile in enumerate(self.piles) if pile and pile[-1] != BURIED and shown[pile[-1]] == wanted]
 
     def open_cells(self, seat: int) -> list[Cell]:
         """Empty cells where a new stack may start: next to a stack, the landscape staying within 3 x 3."""
-        land = self.lands[seat]
-        if not land:
-            return [(0, 0)]
-        rows, cols = [r for r, _ in land], [c for _, c in land]
-        # A new stack keeps the landscape within SIDE rows and SIDE columns.
-        low_row, high_row = max(rows) - SIDE + 1, min(rows) + SIDE - 1
-        low_col, high_col = max(cols) - SIDE + 1, min(cols) + SIDE - 1
-        found = set()
-        for r, c in land:
-            for at in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
-                if at not in land and low_row <= at[0] <= high_row and low_col <= at[1] <= high_col:
-                    found.add(at)
-        return sorted(found)
+        return list(_open_cells(frozenset(self.lands[seat])))
 
     def same_kind(self, number: int) -> bool:
         """Whether a card goes with this turn's placements: all of one colour, or all of one value."""
-        new = card(number)
-        placed = [card(c) for c in self.placed]
-        return all(c.colour == new.colour for c in placed) or all(c.value == new.value for c in placed)
+        colour, value = COLOUR[number], VALUE[number]
+        return all(COLOUR[c] == colour for c in self.placed) or all(VALUE[c] == value for c in self.placed)
 
     def can_skip(self, seat: int) -> bool:
         """This turn's skip is free to use: with the scissors, or with another card in hand to discard."""
         return not self.skipped and (self.holds_scissors(seat) or len(self.hands[seat]) >= 2)
 
     def placements(self, seat: int) -> list[PlaceCard]:
-        hand = [c for c in dict.fromkeys(self.hands[seat]) if c != BURIED]
-        if not hand:
+        """Each card in hand (in hand order) onto each stack it may rise on, then onto each open cell."""
+        hand = self.hands[seat]  # its cards are all different: only a view's stand-ins repeat
+        if not hand or hand[0] == BURIED:
             return []
-        skip = self.can_skip(seat)
-        blocked = self.scissors[1:] if self.scissors is not None and self.scissors[0] == seat else None
-        tops: dict[str, list[tuple[Cell, int]]] = {}  # colour -> (place, value) of each stack open to a card
-        for at, stack in self.lands[seat].items():
+        holds = self.holds_scissors(seat)
+        skip = not self.skipped and (holds or len(hand) >= 2)  # as can_skip
+        blocked = self.scissors[1:] if holds else None  # type: ignore[index]
+        land = self.lands[seat]
+        onto: dict[int, list[Cell]] = {}  # a card's kind -> the stacks it may go on, in landscape order
+        for at, stack in land.items():
             if at != blocked:
-                top = card(stack[-1])
-                tops.setdefault(top.colour, []).append((at, top.value))
-        found = []
-        open_cells: list[Cell] | None = None  # worked out for the first card that may start a stack
+                for kind in (KIND[stack[-1]] + 1, KIND[stack[-1]] + 2) if skip else (KIND[stack[-1]] + 1,):
+                    if kind in onto:
+                        onto[kind].append(at)
+                    else:
+                        onto[kind] = [at]
+        starts = 2 if skip else 1  # the highest value that may start a stack
+        # A card placed after others this turn shares their one colour or their one value.
+        placed = self.placed
+        colour_now = COLOUR[placed[0]] if placed and all(COLOUR[c] == COLOUR[placed[0]] for c in placed) else None
+        value_now = VALUE[placed[0]] if placed and all(VALUE[c] == VALUE[placed[0]] for c in placed) else None
+        found: list[PlaceCard] = []
+        open_cells: tuple[Cell, ...] = ()  # worked out for the first card that may start a stack
         for number in hand:
-            if self.placed and not self.same_kind(number):
+            if placed and COLOUR[number] != colour_now and VALUE[number] != value_now:
                 continue
-            new = card(number)
-            for at, value in tops.get(new.colour, ()):
-                if new.value == value + 1 or (skip and new.value == value + 2):
-                    found.append(PlaceCard(number, *at))
-            if new.value == 1 or (skip and new.value == 2):
-                if open_cells is None:
-                    open_cells = self.open_cells(seat)
-                found += [PlaceCard(number, *at) for at in open_cells]
+            places = PLACES[number]
+            for at in onto.get(KIND[number], ()):
+                found.append(places[at])
+            if VALUE[number] <= starts:
+                open_cells = open_cells or _open_cells(frozenset(land))
+                for at in open_cells:
+                    found.append(places[at])
         return found
 
     def _legal(self, player: int) -> list[Action]:
-        if self.phase in ("trim", "pay"):
-            return [Discard(c) for c in dict.fromkeys(self.hands[player]) if c != BURIED]
-        if self.phase == "scissors":
-            return [Scissors("move"), Scissors("leave")]
-        if self.phase == "placing":
-            return [*self.placements(player), EndTurn()]
-        found: list[Action] = [*self.takes(), *self.placements(player)]
-        return found or [Pass()]
+        phase = self.phase
+        if phase == "turn":
+            found: list[Action] = [*self.takes(), *self.placements(player)]
+            return found or [PASS]
+        if phase == "placing":
+            return [*self.placements(player), END_TURN]
+        if phase == "scissors":
+            return list(SCISSORS_CHOICES)
+        return [DISCARDS[c] for c in self.hands[player] if c != BURIED]  # trim, pay
 
     def _why_illegal(self, player: int, action: Action) -> tuple[str, str]:
         from .explain import why_illegal
@@ -360,6 +373,8 @@ class PaperWorld(State):
             self.tokens.append(list(deck().tokens[self.players]))
         elif isinstance(action, DealCard):
             self.piles[action.pile].append(action.card)
+            at = self.to_deal.index(action.card)
+            self.to_deal = self.to_deal[:at] + self.to_deal[at + 1 :]
             self.dealt += 1
             if self.dealt == self.deck_size:
                 self.seen = [[pile[-1]] if pile else [] for pile in self.piles]
@@ -384,7 +399,7 @@ class PaperWorld(State):
     def _place(self, player: int, action: PlaceCard) -> None:
         at = (action.row, action.col)
         stack = self.lands[player].setdefault(at, [])
-        rise = card(action.card).value - (card(stack[-1]).value if stack else 0)
+        rise = VALUE[action.card] - (VALUE[stack[-1]] if stack else 0)
         stack.append(action.card)
         self.hands[player].remove(action.card)
         self.placed.append(action.card)
@@ -584,6 +599,29 @@ def _sample_start(
     return start
 
 
+@cache
+def _takes_showing(showing: int) -> tuple[Action, ...]:
+    """The takes the pile tops offer, from the bits of SHOWS they set together."""
+    return tuple(take for bit, take in enumerate(TAKE_ORDER) if showing >> bit & 1)
+
+
+@cache
+def _open_cells(land: frozenset[Cell]) -> tuple[Cell, ...]:
+    """Empty cells next to a landscape's stacks where a new stack keeps it within SIDE x SIDE, in order.
+    (Landscapes take few shapes, so each is worked out once.)"""
+    if not land:
+        return ((0, 0),)
+    rows, cols = [r for r, _ in land], [c for _, c in land]
+    low_row, high_row = max(rows) - SIDE + 1, min(rows) + SIDE - 1
+    low_col, high_col = max(cols) - SIDE + 1, min(cols) + SIDE - 1
+    found = set()
+    for r, c in land:
+        for at in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+            if at not in land and low_row <= at[0] <= high_row and low_col <= at[1] <= high_col:
+                found.add(at)
+    return tuple(sorted(found))
+
+
 # ----- start positions ---------------------------------------------------------------------------------
 
 POSITION_FIELDS = (
@@ -695,6 +733,7 @@ def _begin_at(game: PaperWorld, start: dict[str, Any]) -> None:
     game.turn = integer(start["turn"], "turn", 0, n - 1)
     game.final_turns = integer(start["final_turns"], "final_turns", -1, n)
     game.dealt = game.deck_size
+    game.to_deal = ()
     game.built = True
     game.phase = "turn"
 
