@@ -167,7 +167,8 @@ def _mark(mark: Mark) -> str:
             f'width="{UNIT - 2 * inset}" height="{UNIT - 2 * inset}" rx="4"/>'
         )
     if mark.kind == "point":
-        return f'<circle class="{cls}" cx="{c * UNIT}" cy="{r * UNIT}" r="{UNIT * 0.3:.0f}"/>'
+        # Just outside a token standing on the point (radius 0.36), and inside the scene's padding.
+        return f'<circle class="{cls}" cx="{c * UNIT}" cy="{r * UNIT}" r="{UNIT * 0.42:.0f}"/>'
     assert mark.to is not None
     r2, c2 = mark.to
     return f'<line class="{cls}" x1="{c * UNIT}" y1="{r * UNIT}" x2="{c2 * UNIT}" y2="{r2 * UNIT}"/>'
