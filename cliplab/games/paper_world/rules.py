@@ -296,7 +296,7 @@ class PaperWorld(State):
         if not hand or hand[0] == BURIED:
             return []
         holds = self.holds_scissors(seat)
-        skip = not self.skipped and (holds or len(hand) >= 2)  # as can_skip
+        skip = self.can_skip(seat)
         blocked = self.scissors[1:] if holds else None  # type: ignore[index]
         land = self.lands[seat]
         onto: dict[int, list[Cell]] = {}  # a card's kind -> the stacks it may go on, in landscape order
