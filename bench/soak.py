@@ -20,6 +20,8 @@ import os
 import random
 import time
 
+from engine import cliplab_playout  # bench/engine.py: the same random playout it times
+
 from cliplab.engine import games, spec
 
 
@@ -32,31 +34,15 @@ def resident_mb() -> float:
     raise RuntimeError("no VmRSS line in /proc/self/status")
 
 
-def play_random(name: str, seed: int, checked: bool) -> int:
-    """One seeded random game to its end; the actions taken."""
-    game = spec(name)
-    state = game.new(game.default_players, seed)
-    rng = random.Random(seed)
-    actions = 0
-    while not state.is_over():
-        for seat in state.to_move():
-            action = rng.choice(state.legal_actions(seat))
-            if checked:
-                state.apply(action, seat)
-            else:
-                state.apply_fast(action, seat)
-            actions += 1
-    return actions
-
-
 def soak(name: str, total: int, every: int, warmup: int, checked: bool) -> None:
+    play = cliplab_playout(name, spec(name).default_players, checked)
     for seed in range(warmup):
-        play_random(name, -1 - seed, checked)
+        play(-1 - seed, random.Random(-1 - seed))
     gc.collect()
     readings = [(0, resident_mb())]
     began, actions = time.perf_counter(), 0
     for done in range(1, total + 1):
-        actions += play_random(name, done, checked)
+        actions += play(done, random.Random(done))
         if done % every == 0 or done == total:
             gc.collect()
             readings.append((done, resident_mb()))
