@@ -55,6 +55,35 @@ def table_cards(game: SwapClopsCards) -> list[tuple[str, int]]:
     return found
 
 
+def held_out(game: SwapClopsCards, seat: int) -> tuple[list[str], list[str]]:
+    """A seat's hand split into the cards it keeps and the offer it has chosen this turn, which is drawn
+    at the end of its hand row, face up and marked: open offers (option offers=in_turn) for everyone, so
+    the later offerers and the active player see them before they go on the table; a secret offer only
+    on its own seat's screen (other seats' views hold no more than that it was chosen)."""
+    hand = list(game.hands[seat])
+    offering = game.chosen.get(seat, [])
+    if FACE_DOWN in offering:
+        return hand, []
+    for card in offering:
+        hand.remove(card if card in hand else FACE_DOWN)
+    return hand, list(offering)
+
+
+def offer_how(game: SwapClopsCards, seat: int) -> str:
+    return "offered face down" if seat in game.secret_at else "offered openly"
+
+
+def offer_words(game: SwapClopsCards, seat: int, offering: Sequence[str]) -> str:
+    """What the board's label says of the seat's offer this turn, once chosen ("" before)."""
+    if seat not in game.chosen:
+        return ""
+    if offering:
+        return f", {offer_how(game, seat)}: " + " and ".join(card.replace("_", " ") for card in offering)
+    if FACE_DOWN in game.chosen[seat]:
+        return ", has chosen an offer face down"
+    return ", offers nothing"
+
+
 def width_of(game: SwapClopsCards) -> int:
     longest = max((len(cards) for seat_sets in game.sets for cards in seat_sets), default=0)
     return max(MIN_WIDTH, HAND_SIZE, longest + 1, TABLE_FIXED + len(table_cards(game)))
@@ -112,21 +141,26 @@ def describe(
         )
     ]
     for seat in range(game.players):
-        cells = [card_cell((0, col), card, deck, "in hand") for col, card in enumerate(game.hands[seat])]
+        board_id = f"seat{seat}"
+        hand, offering = held_out(game, seat)
+        note = f"{offer_how(game, seat)} to player {game.active}; it goes on the table when every offer is in"
+        cells = [card_cell((0, col), card, deck, "in hand") for col, card in enumerate(hand)]
+        cells += [card_cell((0, col), card, deck, note) for col, card in enumerate(offering, len(hand))]
+        seat_marks = list(marks.get(board_id, ()))
+        seat_marks += [Mark("cell", (0, col), style="last") for col in range(len(hand), len(hand) + len(offering))]
         for slot in range(SLOTS):
             cards = game.sets[seat][slot]
             words = set_words(game, seat, slot)
             cells += [card_cell((slot + 1, col), card, deck, words) for col, card in enumerate(cards)]
             cells += [Cell((slot + 1, col), fill="paper", glyph="", label=words) for col in range(len(cards), width)]
-        board_id = f"seat{seat}"
         boards.append(
             Board(
                 board_id,
-                f"Player {seat}: hand (top row) and sets 1-3",
+                f"Player {seat}: hand (top row{offer_words(game, seat, offering)}) and sets 1-3",
                 1 + SLOTS,
                 width,
                 tuple(cells),
-                marks=tuple(marks.get(board_id, ())),
+                marks=tuple(seat_marks),
                 clickable=clickable.get(board_id, ()),
             )
         )
