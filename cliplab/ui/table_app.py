@@ -53,7 +53,7 @@ Optional (each has a plain default):
 What the app decides, so a picture need not: whose seat is on screen; when the screen must be passed
 (a person about to decide in secret, `Action.SECRET`, or who may see more than the others); that bots
 with secret decisions decide at once; when secrets are revealed (and the reveal screen); what undo may
-take back; when a save may be offered (not while a decision is secret); the end screen's result, ranks,
+take back; when a save may be offered (`save_refusal`); the end screen's result, ranks,
 the tie-break that decided (`Outcome.decided_by`) and the breakdown (the declaration's `breakdown`).
 
 Class names on the page are "tb-..." for the app's own parts; a picture prefixes its controls with its
@@ -752,12 +752,50 @@ class TableApp:
         self.say("Undone.")
         self.refresh()
 
+    def save_refusal(self) -> str | None:
+        """Why no save may be offered now (None: it may). A save holds the whole game, private parts too (a
+        game whose hands or face-down discards stay private to the end is saved like any other), so it is
+        offered only when the screen shows nothing private to the wrong person: while nobody's private view is
+        on screen (at a hand-over, while bots play, at the end) or when one person plays alone. It is never
+        offered while a secret choice waits on others' still hidden ones: the file would show them."""
+        table = self.table
+        assert table is not None
+        game = table.game
+        if game.is_over():
+            return None
+        if self._secret_round_open():
+            return "Save after the reveal"
+        seat = self.view_seat
+        if len(table.people()) > 1 and self._looking(seat) and table.sees_more(seat):
+            return "Save at the next hand-over"
+        return None
+
+    def _secret_round_open(self) -> bool:
+        """Whether a seat decides in secret now while another seat's secret decision of the same round (made
+        since the last decision everyone saw) is still hidden."""
+        table = self.table
+        assert table is not None
+        game = table.game
+        deciding = [seat for seat in game.to_move() if table.decides_in_secret(seat)]
+        if not deciding:
+            return False
+        hidden = secret_entries(game)
+        for index in range(len(game.log) - 1, -1, -1):
+            seat, _ = game.log[index]
+            if seat == CHANCE:
+                continue
+            if index not in hidden:
+                return False  # a decision everyone saw: the secret round began after it
+            if seat not in deciding:
+                return True
+        return False
+
     def _update_save(self) -> None:
         table = self.table
         assert table is not None
-        if secret_entries(table.game):
-            # A save holds the whole log: offering it now would show choices that are still secret.
-            self.save_box.value = "<span class='tb-save-later' title='after the reveal'>Save after the reveal</span>"
+        refusal = self.save_refusal()
+        if refusal is not None:
+            self.save_box.value = f"<span class='tb-save-later'>{html.escape(refusal)}</span>"
             return
         data = base64.b64encode(table.to_json().encode()).decode()
         self.save_box.value = (
