@@ -70,4 +70,11 @@ GLYPHS: dict[str, str] = {
     "tower": "M.25 .12H.37V.24H.44V.12H.56V.24H.63V.12H.75V.4H.68V.9H.32V.4H.25Z",
     "wall": "M.06 .2H.46V.44H.06ZM.54 .2H.94V.44H.54ZM.06 .52H.26V.76H.06ZM.34 .52H.66V.76H.34ZM.74 .52H.94V.76H.74Z",
     "bridge": "M.04 .34H.96V.76H.8Q.8 .5 .5 .5Q.2 .5 .2 .76H.04Z",
+    # Paper World's scissors: two crossed blades drawn as one outline (an overlap would be a hole under the
+    # even-odd rule), over two finger rings that stop just short of the blades.
+    "scissors": "M.22 .03L.5 .334L.78 .03L.581 .422L.68 .53L.63 .62L.5 .58L.37 .62L.32 .53L.419 .422Z"
+    + _circle(0.26, 0.8, 0.19)
+    + _circle(0.26, 0.8, 0.095)
+    + _circle(0.74, 0.8, 0.19)
+    + _circle(0.74, 0.8, 0.095),
 }

@@ -17,7 +17,7 @@ from .rules import BURIED, HAND_LIMIT, PaperWorld, card
 FILL = {"yellow": "yellow", "blue": "blue", "green": "green", "black": "black"}
 WINDOW = 5
 OFFSET = 2  # landscape (0, 0) is drawn at cell (2, 2)
-SCISSORS_GLYPH = "cross"
+SCISSORS_GLYPH = "scissors"
 
 
 def card_cell(at: tuple[int, int], number: int, words: str, emphasis: bool = False) -> Cell:
