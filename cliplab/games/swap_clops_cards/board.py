@@ -70,18 +70,14 @@ def held_out(game: SwapClopsCards, seat: int) -> tuple[list[str], list[str]]:
 
 
 def offer_how(game: SwapClopsCards, seat: int) -> str:
-    return "offered face down" if seat in game.secret_at else "offered openly"
+    return "face down" if seat in game.secret_at else "openly"
 
 
-def offer_words(game: SwapClopsCards, seat: int, offering: Sequence[str]) -> str:
-    """What the board's label says of the seat's offer this turn, once chosen ("" before)."""
-    if seat not in game.chosen:
-        return ""
-    if offering:
-        return f", {offer_how(game, seat)}: " + " and ".join(card.replace("_", " ") for card in offering)
-    if FACE_DOWN in game.chosen[seat]:
-        return ", has chosen an offer face down"
-    return ", offers nothing"
+def offer_words(game: SwapClopsCards, seat: int) -> str:
+    """What the board's label says of the seat's hand row: "offered" once the seat has chosen its offer
+    (what it offers shows in the row). Both are seven letters: a board is as wide as its label, so the
+    boards keep their places on the screen whatever the label says."""
+    return "offered" if seat in game.chosen else "top row"
 
 
 def width_of(game: SwapClopsCards) -> int:
@@ -129,11 +125,19 @@ def describe(
     for col, (card, giver) in enumerate(table_cards(game), TABLE_FIXED):
         note = "turned up from the deck" if giver == DECK else f"offered by player {giver}"
         table.append(card_cell((0, col), card, deck, note))
+    # Under each card on the table, where it came from: taking the deck's card pays nobody, an offer pays
+    # its offerer, and a newcomer should see that without hovering.
+    captions = [("deck", "the deck"), ("pile", "the discard pile")]
+    captions += [("top", "the deck's top card") if giver == DECK else (f"P{giver}", f"from player {giver}")
+                 for _, giver in table_cards(game)]  # fmt: skip
+    table += [
+        Cell((1, col), fill="paper", glyph="", text=text, label=words) for col, (text, words) in enumerate(captions)
+    ]
     boards = [
         Board(
             "table",
             "The table: deck, discard pile, cards on offer",
-            1,
+            2,
             width,
             tuple(table),
             marks=tuple(marks.get("table", ())),
@@ -143,7 +147,7 @@ def describe(
     for seat in range(game.players):
         board_id = f"seat{seat}"
         hand, offering = held_out(game, seat)
-        note = f"{offer_how(game, seat)} to player {game.active}; it goes on the table when every offer is in"
+        note = f"offered {offer_how(game, seat)} to player {game.active}; on the table when every offer is in"
         cells = [card_cell((0, col), card, deck, "in hand") for col, card in enumerate(hand)]
         cells += [card_cell((0, col), card, deck, note) for col, card in enumerate(offering, len(hand))]
         seat_marks = list(marks.get(board_id, ()))
@@ -156,7 +160,7 @@ def describe(
         boards.append(
             Board(
                 board_id,
-                f"Player {seat}: hand (top row{offer_words(game, seat, offering)}) and sets 1-3",
+                f"Player {seat}: hand ({offer_words(game, seat)}) and sets 1-3",
                 1 + SLOTS,
                 width,
                 tuple(cells),

@@ -82,6 +82,11 @@ class SwapClopsCardsPicture(Picture):
         picked = [game.hands[seat][col] for col in self.picked if col < len(game.hands[seat])]
         if picked:
             return "Picked: " + " and ".join(name.replace("_", " ") for name in picked) + "."
+        on_table = table_cards(game)
+        if self.table_pick is not None and self.table_pick - TABLE_FIXED < len(on_table):
+            card, giver = on_table[self.table_pick - TABLE_FIXED]
+            source = "the deck's top card" if giver == DECK else f"offered by player {giver}, who earns its offer value"
+            return f"Picked from the table: {card.replace('_', ' ')} ({source}). Now click the set it goes into."
         return ""
 
     # ----- clicks -------------------------------------------------------------------------------------
