@@ -24,7 +24,7 @@ NOTEBOOK = REPO_ROOT / "notebooks" / "dashboards" / "swap_clops.ipynb"
 KERNEL_TIMEOUT_MS = 90_000
 STEP_TIMEOUT_MS = 20_000
 SEATS = ["person", "heuristic"]
-SEED = 7
+SEED = 2
 
 SNAPSHOT = """(app) => {
   const text = (sel) => (app.querySelector(sel)?.innerText ?? '').trim();

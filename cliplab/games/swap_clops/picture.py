@@ -115,8 +115,7 @@ class SwapClopsPicture(Picture):
         if seat == CHANCE and isinstance(action, Draw):
             if index == 0:
                 return f"The deal: {len(action.tiles)} clops, row by row"
-            drawn = "; ".join(f"{tile(number).face} {tile(number).shape}" for number in action.tiles)
-            return f"Refill, in reading order: {drawn}"
+            return f"Refill: {len(action.tiles)} clops from the supply into the holes, row by row"
         return str(action)
 
     def tag(self, view: State, seat: int) -> dict[str, Any]:

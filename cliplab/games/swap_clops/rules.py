@@ -361,7 +361,8 @@ class SwapClops(State):
     def outcome(self) -> Outcome | None:
         if not self.ended:
             return None
-        return Outcome.ranked(self.scores(), self.ended, f"after {self.round} rounds")
+        rounds = "1 round" if self.round == 1 else f"{self.round} rounds"
+        return Outcome.ranked(self.scores(), self.ended, f"after {rounds}")
 
     def __str__(self) -> str:
         from .explain import render
