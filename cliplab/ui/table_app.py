@@ -526,7 +526,11 @@ class TableApp:
 
     def _show_handover(self, seat: int) -> None:
         name = html.escape(self.who(seat))
-        self.status.value = f"<b>{name}</b> decides in secret."
+        assert self.table is not None
+        # Also before a decision everyone will see, when the screen would show what only this seat may (a hand).
+        secret = self.table.decides_in_secret(seat)
+        doing = "decides in secret" if secret else "is next; the screen will show what only they may see"
+        self.status.value = f"<b>{name}</b> {doing}."
         self.panel.children = [
             w.HTML(f"<p>Pass the screen to {swatch(seat)} <b>{name}</b>. Everyone else, look away.</p>"),
             button(f"I am {self.who(seat)}: show my choices", "tb-ready", lambda: self.ready(seat), "primary"),
