@@ -19,7 +19,8 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache, cached_property, lru_cache
+from itertools import accumulate
 from typing import Any, ClassVar
 
 from cliplab.engine import (
@@ -33,11 +34,10 @@ from cliplab.engine import (
     Outcome,
     PositionError,
     State,
-    UniformChoice,
     register,
 )
 from cliplab.engine.position import check_fields, integer, items, word
-from cliplab.grid import Transform, neighbours4, orient, parts
+from cliplab.grid import Transform, orient, parts
 
 from .content import CARD_COLS, CARD_ROWS, HOMES, MONSTERS, NOTHING, TERRAINS, TOKENS, card, deck
 
@@ -151,6 +151,42 @@ class Feed(Action):
 
 
 KEEP = Keep()
+TAKES = {piece: Take(piece) for piece in range(1, 5)}
+
+
+@cache
+def deal_action(number: int, seat: int) -> Deal:
+    return Deal(number, seat)
+
+
+@cache
+def tower_action(row: int, col: int) -> Tower:
+    return Tower(row, col)
+
+
+@cache
+def wall_action(side: str, row: int, col: int) -> Wall:
+    return Wall(side, row, col)
+
+
+@cache
+def bridge_action(side: str, row: int, col: int) -> Bridge:
+    return Bridge(side, row, col)
+
+
+@dataclass(frozen=True, slots=True)
+class NextCard(ChanceNode):
+    """The next card off the shuffled deck to `seat`: each card not dealt yet equally likely. (UniformChoice
+    over the same deals draws the same; this one makes only the deal it draws.)"""
+
+    cards: tuple[int, ...]
+    seat: int
+
+    def draw(self, rng: random.Random) -> Action:
+        return deal_action(self.cards[rng.randrange(len(self.cards))], self.seat)
+
+    def allows(self, event: Action) -> bool:
+        return isinstance(event, Deal) and event.seat == self.seat and event.card in self.cards
 
 
 # ----- cutting a card: the legal partitions, enumerated once -------------------------------------------
@@ -242,6 +278,12 @@ def piece_cells(labels: Sequence[int], piece: int) -> list[Cell]:
     return [divmod(i, CARD_COLS) for i, label in enumerate(labels) if label == piece]
 
 
+@lru_cache(maxsize=16384)
+def _printed_piece(card_number: int, labels: tuple[int, ...], piece: int) -> tuple[tuple[Cell, str], ...]:
+    printed = card(card_number)
+    return tuple(((r, c), printed.code(r, c)) for r, c in piece_cells(labels, piece))
+
+
 def cut_problem(labels: Sequence[int], pieces: int) -> str | None:
     """Why `labels` is not a legal cut into `pieces` pieces, in a player's words, or None."""
     made = sorted(set(labels))
@@ -264,9 +306,14 @@ def cut_problem(labels: Sequence[int], pieces: int) -> str | None:
 
 def turned(cells: Iterable[tuple[Cell, str]], turns: int) -> list[tuple[Cell, str]]:
     """A piece's cells turned `turns` quarter turns clockwise, its bounding box's top-left at 0,0."""
+    return list(_turned_piece(tuple(cells), turns % 4))
+
+
+@lru_cache(maxsize=4096)
+def _turned_piece(cells: tuple[tuple[Cell, str], ...], turns: int) -> tuple[tuple[Cell, str], ...]:
     codes = dict(cells)
-    moved = orient(codes, Transform(turns % 4))
-    return sorted((moved[cell], code) for cell, code in codes.items())
+    moved = orient(codes, Transform(turns))
+    return tuple(sorted((moved[cell], code) for cell, code in codes.items()))
 
 
 @lru_cache(maxsize=4096)
@@ -274,24 +321,77 @@ def _turned_shape(cells: tuple[Cell, ...], turns: int) -> tuple[Cell, ...]:
     return tuple(orient(cells, Transform(turns)).values())
 
 
+JOIN_MARGIN = 4  # free rows above and columns beside a kingdom's cells in its bitmask: a turned piece spans 4
+FRAME_STEP = 4  # a bitmask's top row and left column are multiples of this, its width of twice this
+
+
+@cache
+def join_action(row: int, col: int, turns: int) -> Join:
+    """The one Join object for these numbers: legal lists hand out the same objects instead of new ones."""
+    return Join(row, col, turns)
+
+
+class _JoinsOfBits(dict[int, Join]):
+    """The joins of one frame and one turn, by the bit that stands for the anchor, made when first asked."""
+
+    def __init__(self, top: int, left: int, width: int, turns: int) -> None:
+        super().__init__()
+        self.top, self.left, self.width, self.turns = top, left, width, turns
+
+    def __missing__(self, bit: int) -> Join:
+        r, c = divmod(bit, self.width)
+        join = self[bit] = join_action(self.top + r, self.left + c, self.turns)
+        return join
+
+
+@cache
+def _frame(top: int, left: int, width: int) -> tuple[_JoinsOfBits, ...]:
+    return tuple(_JoinsOfBits(top, left, width, turns) for turns in range(4))
+
+
+@lru_cache(maxsize=4096)
+def _bit_offsets(cells: tuple[Cell, ...], width: int) -> tuple[tuple[int, ...], ...]:
+    """For each turn of a piece, how far each of its cells lies from the anchor in a mask `width` wide."""
+    return tuple(tuple(r * width + c for r, c in _turned_shape(cells, turns)) for turns in range(4))
+
+
+_NEXT_BIT = (1).__add__
+
+
 def joins(kingdom: Mapping[Cell, str], piece: Sequence[tuple[Cell, str]]) -> list[Join]:
-    """Every legal way to join `piece` (card cells with codes) to `kingdom`, in a fixed order."""
+    """Every legal way to join `piece` (card cells with codes) to `kingdom`, in a fixed order: by turns,
+    then by the anchor's row and column."""
     if not kingdom:
-        return [Join(0, 0, turns) for turns in range(4)]
-    frontier = {n for cell in kingdom for n in neighbours4(cell)}.difference(kingdom)
-    cells = tuple(cell for cell, _ in piece)
+        return [join_action(0, 0, turns) for turns in range(4)]
+    # The kingdom as a bitmask, bit (row - top) * width + (col - left) for each cell: shifting the mask
+    # moves every cell at once, and set bits read from the lowest come in reading order. The frame (top,
+    # left, width) is rounded so that few frames occur and each one's Join objects are found, not made.
+    rows, cols = zip(*kingdom, strict=True)
+    top = (min(rows) - JOIN_MARGIN) // FRAME_STEP * FRAME_STEP
+    left = (min(cols) - JOIN_MARGIN) // FRAME_STEP * FRAME_STEP
+    width = -(-(max(cols) + JOIN_MARGIN + 1 - left) // (2 * FRAME_STEP)) * 2 * FRAME_STEP
+    land = sum(1 << ((r - top) * width + c - left) for r, c in kingdom)
+    frontier = (land << 1 | land >> 1 | land << width | land >> width) & ~land
     found: list[Join] = []
-    for turns in range(4):
-        shape = _turned_shape(cells, turns)
+    offsets_by_turns = _bit_offsets(tuple(cell for cell, _ in piece), width)
+    for by_bit, offsets in zip(_frame(top, left, width), offsets_by_turns, strict=True):
         # Anchors putting some piece cell on the frontier, less those putting one on the kingdom.
-        anchors = {(fr - pr, fc - pc) for fr, fc in frontier for pr, pc in shape}
-        anchors.difference_update({(kr - pr, kc - pc) for kr, kc in kingdom for pr, pc in shape})
-        found.extend(Join(ar, ac, turns) for ar, ac in sorted(anchors))
+        touching = overlapping = 0
+        for offset in offsets:
+            touching |= frontier >> offset
+            overlapping |= land >> offset
+        # The set bits' places, lowest first: each run of zeros before a one, measured and added up.
+        zeros = bin(touching & ~overlapping)[:1:-1].split("1")
+        zeros.pop()
+        bits = accumulate(map(_NEXT_BIT, map(len, zeros)), initial=-1)
+        next(bits)
+        found.extend(map(by_bit.__getitem__, bits))
     return found
 
 
 def joined_cells(piece: Sequence[tuple[Cell, str]], join: Join) -> list[tuple[Cell, str]]:
-    return [((join.row + r, join.col + c), code) for (r, c), code in turned(piece, join.turns)]
+    row, col = join.row, join.col
+    return [((row + r, col + c), code) for (r, c), code in _turned_piece(tuple(piece), join.turns % 4)]
 
 
 def pair(a: Cell, b: Cell) -> Pair:
@@ -301,7 +401,8 @@ def pair(a: Cell, b: Cell) -> Pair:
 @dataclass(frozen=True)
 class Kingdom:
     """One player's kingdom with its placed towers, walls and bridges: the model the rules, the score and
-    the bots share (regions, what the krakens reach, which monsters a dragon may eat)."""
+    the bots share (regions, what the krakens reach, which monsters a dragon may eat). Its regions are
+    worked out once, so its cells must not change after it is made."""
 
     cells: Mapping[Cell, str]
     towers: frozenset[Cell] = frozenset()
@@ -318,14 +419,18 @@ class Kingdom:
     def regions(self) -> list[list[Cell]]:
         """The regions: cells of one terrain joined side by side where no wall stands, or by a bridge;
         each region in reading order, the regions in the order of their first cells."""
-        found: list[list[Cell]] = []
-        for terrain in TERRAINS:
-            land = frozenset(cell for cell, code in self.cells.items() if code[0] == terrain)
-            found.extend(sorted(region) for region in parts(land, self.walls, self.bridges))
-        return sorted(found)
+        return [list(region) for region in self._regions]
 
     def region_of(self, cell: Cell) -> list[Cell]:
-        return next(region for region in self.regions() if cell in region)
+        return list(self._region_of_cell[cell])
+
+    @cached_property
+    def _regions(self) -> tuple[tuple[Cell, ...], ...]:
+        return _regions_of(frozenset(self.cells.items()), self.walls, self.bridges)
+
+    @cached_property
+    def _region_of_cell(self) -> dict[Cell, tuple[Cell, ...]]:
+        return {cell: region for region in self._regions for cell in region}
 
     def kraken_reach(self, kraken: Cell) -> list[Cell]:
         """Kingdom cells a kraken reaches: its 8 neighbours unless walled off, and cells bridged to it."""
@@ -374,6 +479,42 @@ class Kingdom:
         return sorted(cell for cell, code in self.cells.items() if code[1] == "D")
 
 
+@lru_cache(maxsize=256)
+def _regions_of(
+    codes: frozenset[tuple[Cell, str]], walls: frozenset[Pair], bridges: frozenset[Pair]
+) -> tuple[tuple[Cell, ...], ...]:
+    """A kingdom's regions (see Kingdom.regions), kept for the kingdoms last asked about: the hunt, the
+    dragons' choices and the score all ask about the same finished kingdoms."""
+    # One flood fill over the whole kingdom, each region grown from its first cell in reading order:
+    # the regions come out in order, each held as a sorted tuple.
+    cells = dict(codes)
+    bridged: dict[Cell, list[Cell]] = {}
+    for a, b in bridges:
+        bridged.setdefault(a, []).append(b)
+        bridged.setdefault(b, []).append(a)
+    seen: set[Cell] = set()
+    found: list[tuple[Cell, ...]] = []
+    for start in sorted(cells):
+        if start in seen:
+            continue
+        terrain = cells[start][0]
+        seen.add(start)
+        region, todo = [start], [start]
+        while todo:
+            cell = todo.pop()
+            r, c = cell
+            for near in ((r - 1, c), (r, c + 1), (r + 1, c), (r, c - 1), *bridged.get(cell, ())):
+                if near in seen or near not in cells or cells[near][0] != terrain:
+                    continue
+                if walls and ((near, cell) if near < cell else (cell, near)) in walls:
+                    continue
+                seen.add(near)
+                region.append(near)
+                todo.append(near)
+        found.append(tuple(sorted(region)))
+    return tuple(found)
+
+
 SCORE_LINES = (
     "krakens' catches (2 each)",
     "goblins (per region: 1 2, 2 5, 3 9, 4+ 14)",
@@ -391,13 +532,15 @@ def score_lines(kingdom: Kingdom, caught: Iterable[Cell], eaten: Iterable[Cell],
     """The points of each of SCORE_LINES: `caught` are the krakens' catches, `eaten` every eaten monster."""
     caught = set(caught)
     gone = caught | set(eaten)
+    cells = kingdom.cells
     goblins = centaurs = pairs = 0
-    for region in kingdom.regions():
-        alive = [kingdom.monster(cell) for cell in region if cell not in gone]
+    # A kingdom cell shows a monster letter or "."; counting letters needs no lookup of which is which.
+    for region in kingdom._regions:
+        alive = [cells[cell][1] for cell in region if cell not in gone]
         goblins += GOBLIN_POINTS[min(alive.count("G"), 4)]
         centaurs += len(region) if "C" in alive else 0
         pairs += 7 if alive.count("D") == 2 else 0
-    living = [kingdom.monster(cell) for cell in kingdom.cells if cell not in gone]
+    living = [code[1] for cell, code in cells.items() if cell not in gone]
     turtles = TURTLE_POINTS.get(living.count("T"), 0)
     return [2 * len(caught), goblins, centaurs, pairs, turtles, -2 * living.count("F"), kept]
 
@@ -418,6 +561,27 @@ def predicted_hunt(kingdom: Kingdom) -> tuple[frozenset[Cell], list[tuple[Cell, 
     return caught, eaten
 
 
+@lru_cache(maxsize=64)
+def _token_spots(cells: frozenset[tuple[Cell, str]]) -> tuple[tuple[str, Any, Action], ...]:
+    """Where a kingdom with these cells can take a token, in the order legal lists give them: (kind, the
+    cell or pair of cells it takes, the action). A kingdom does not change while its tokens are placed."""
+    codes = dict(cells)
+    in_order = sorted(codes)
+    spots: list[tuple[str, Any, Action]] = [
+        ("tower", cell, tower_action(*cell)) for cell in in_order if codes[cell][1] in MONSTERS
+    ]
+    for side in ("east", "south"):
+        dr, dc = STEP[side]
+        for cell in in_order:
+            r, c = cell
+            near, far = (r + dr, c + dc), (r + 2 * dr, c + 2 * dc)
+            if near in codes:
+                spots.append(("wall", (cell, near), wall_action(side, r, c)))
+            if far in codes and codes[far][0] == codes[cell][0]:
+                spots.append(("bridge", (cell, far), bridge_action(side, r, c)))
+    return tuple(spots)
+
+
 # ----- the game ---------------------------------------------------------------------------------------
 
 
@@ -425,6 +589,8 @@ class Cutterland(State):
     """A game of Cutterland. Phases: deal, cut, take, join, tokens, dragons, over."""
 
     CODEC: ClassVar[ActionCodec] = ActionCodec(Deal, Cut, Take, Join, Tower, Wall, Bridge, Keep, Feed)
+    # A game is about a hundred log entries: a snapshot every 64 keeps copying rare and a rewind short.
+    CHECKPOINT_EVERY: ClassVar[int] = 64
 
     def _setup(self) -> None:
         n = self.players
@@ -463,7 +629,7 @@ class Cutterland(State):
 
     def kingdom(self, seat: int) -> Kingdom:
         return Kingdom(
-            self.kingdoms[seat],
+            dict(self.kingdoms[seat]),
             frozenset(self.towers[seat]),
             frozenset(self.walls[seat]),
             frozenset(self.bridges[seat]),
@@ -482,8 +648,7 @@ class Cutterland(State):
 
     def piece_on_table(self, piece: int) -> list[tuple[Cell, str]]:
         """A piece of the card being cut, with its codes as printed (token icons still on it)."""
-        printed = card(self.cut_card)
-        return [((r, c), printed.code(r, c)) for r, c in piece_cells(self.cut_labels, piece)]
+        return list(_printed_piece(self.cut_card, self.cut_labels, piece))
 
     def to_move(self) -> tuple[int, ...]:
         phase = self.phase
@@ -503,7 +668,7 @@ class Cutterland(State):
         # The next card off the shuffled deck, any card not dealt yet, equally likely, to the next seat.
         dealt = {c for hand in self.hands for c in hand}
         seat = len(dealt) % self.players
-        return UniformChoice(tuple(Deal(number, seat) for number in deck() if number not in dealt))
+        return NextCard(tuple(number for number in deck() if number not in dealt), seat)
 
     # ----- legality -------------------------------------------------------------------------------
 
@@ -512,7 +677,7 @@ class Cutterland(State):
         if phase == "cut":
             return CutList(self.hands[player], self.pieces_per_card)
         if phase == "take":
-            return [Take(piece) for piece in self.pieces_left]
+            return [TAKES[piece] for piece in self.pieces_left]
         if phase == "join":
             return list(joins(self.kingdoms[player], self.holding))
         if phase == "tokens":
@@ -522,26 +687,10 @@ class Cutterland(State):
 
     def token_placements(self, seat: int) -> list[Action]:
         held = self.tokens[seat]
-        cells = self.kingdoms[seat]
-        found: list[Action] = []
-        if held["tower"]:
-            found.extend(
-                Tower(*cell) for cell in sorted(cells) if cells[cell][1] in MONSTERS and cell not in self.towers[seat]
-            )
-        for side in ("east", "south"):
-            dr, dc = STEP[side]
-            for r, c in sorted(cells):
-                near, far = (r + dr, c + dc), (r + 2 * dr, c + 2 * dc)
-                if held["wall"] and near in cells and pair((r, c), near) not in self.walls[seat]:
-                    found.append(Wall(side, r, c))
-                if (
-                    held["bridge"]
-                    and far in cells
-                    and cells[far][0] == cells[(r, c)][0]
-                    and pair((r, c), far) not in self.bridges[seat]
-                ):
-                    found.append(Bridge(side, r, c))
-        return found
+        placed: dict[str, set[Any]] = {"tower": self.towers[seat], "wall": self.walls[seat]}
+        placed["bridge"] = self.bridges[seat]
+        spots = _token_spots(frozenset(self.kingdoms[seat].items()))
+        return [action for kind, spot, action in spots if held[kind] and spot not in placed[kind]]
 
     def eaten(self, seat: int) -> set[Cell]:
         return set(self.caught[seat]) | {prey for _, prey in self.fed[seat]}
@@ -569,7 +718,7 @@ class Cutterland(State):
         elif isinstance(action, Cut):
             self._cut(player, action)
         elif isinstance(action, Take):
-            self.holding = tuple(self.piece_on_table(action.piece))
+            self.holding = _printed_piece(self.cut_card, self.cut_labels, action.piece)
             self.pieces_left.remove(action.piece)
             for _, code in self.holding:
                 if code[1] in TOKENS:
@@ -652,9 +801,12 @@ class Cutterland(State):
 
     def _feed_dragons(self) -> None:
         """Dragons with nothing to eat go hungry, one with one choice eats it; the owner chooses otherwise."""
+        kingdoms: dict[int, Kingdom] = {}
         while self.hungry:
             seat, dragon = self.hungry[0]
-            options = self.kingdom(seat).prey(dragon, self.eaten(seat))
+            if seat not in kingdoms:
+                kingdoms[seat] = self.kingdom(seat)
+            options = kingdoms[seat].prey(dragon, self.eaten(seat))
             if len(options) > 1:
                 self.phase = "dragons"
                 return
