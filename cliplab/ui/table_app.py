@@ -46,6 +46,9 @@ Optional (each has a plain default):
   `HiddenChance`). Secret decisions are never asked for: the log says "<who> <secret_words>".
 - `reveal_words(game, index) -> str`: a secret decision in words when the reveal shows it.
 - `news(before, after, seat) -> str`: what to tell the person after their action (a card completed).
+- `note(view, seat, intent) -> str | None`: after a click that only changed the picture (`click`
+  returned None), a note shown on the board beside the place clicked (why a half-made choice is not
+  legal yet, say); None shows none.
 - `tag(view, seat) -> dict`: extra values on the hidden page tag that browser tests wait on.
 - `own_boards`: True when each seat has its own board (the app then offers "Show Player N" buttons).
 - `secret_words`: how the log names a decision still secret ("set their tiles in secret").
@@ -155,6 +158,9 @@ class Picture:
 
     def news(self, before: State, after: State, seat: int) -> str:
         return ""
+
+    def note(self, view: State, seat: int, intent: Intent) -> str | None:
+        return None
 
     def tag(self, view: State, seat: int) -> dict[str, Any]:
         return {}
@@ -677,6 +683,9 @@ class TableApp:
         if action is None:
             self.say("")
             self.refresh()
+            note = self.picture.note(self.screen_view(), seat, intent)
+            if note:
+                self.grid.say(note, intent)
             return
         self.act(action)
 

@@ -8,9 +8,9 @@ from types import SimpleNamespace
 import pytest
 
 from cliplab.engine import IllegalAction
-from cliplab.games.cutterland.board import Window, describe, kingdom_board, labels_of, window
+from cliplab.games.cutterland.board import Window, describe, kingdom_board, window
 from cliplab.games.cutterland.picture import CutterlandPicture
-from cliplab.games.cutterland.rules import Bridge, Cut, Join, Take, Tower, Wall, position
+from cliplab.games.cutterland.rules import Bridge, Cut, Join, Take, Tower, Wall, pieces_cut_by, position
 from cliplab.grid import segment_points
 from cliplab.ui import Intent
 
@@ -40,9 +40,9 @@ def test_the_kingdoms_window_grows_with_it_and_leaves_room_for_a_join() -> None:
 
 def test_cut_lines_make_the_pieces_they_enclose() -> None:
     across = {((1, c), (2, c)) for c in range(4)}
-    assert labels_of(across) == (1,) * 8 + (2,) * 4
+    assert pieces_cut_by(across) == (1,) * 8 + (2,) * 4
     # A line that encloses nothing leaves the card whole.
-    assert labels_of({((0, 0), (0, 1))}) == (1,) * 12
+    assert pieces_cut_by({((0, 0), (0, 1))}) == (1,) * 12
 
 
 def test_clicked_lines_and_the_cut_button_make_the_cut() -> None:
@@ -94,3 +94,36 @@ def test_the_still_picture_shows_every_kingdom_and_the_hunt_marks_the_eaten() ->
     assert [board.id for board in scene.boards] == ["kingdom-0", "kingdom-1"]
     eaten = [cell for cell in scene.board("kingdom-0").cells if "eaten by a kraken" in cell.label]
     assert len(eaten) == 1 and eaten[0].text.endswith("F")
+
+
+def test_the_pieces_a_cut_makes_are_filled_each_with_its_own_colour_as_they_form() -> None:
+    game = position(3, hands=[[1], [], []])
+    shown = picture()
+    for r, c in ((1, 0), (1, 1), (1, 2), (1, 3), (0, 1)):
+        a, b = segment_points(((r, c), (r + 1, c)) if r == 1 else ((r, c), (r, c + 1)))
+        shown.click(game, 0, Intent("card-1", "segment", a, b))
+    board = shown.scene(game, 0, True).board("card-1")
+    fills = {cell.at: cell.fill for cell in board.cells}
+    labels = pieces_cut_by(shown.cuts[1])
+    assert labels == (1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2)  # the short line in the top row parts nothing
+    by_piece = {piece: {fills[divmod(i, 4)] for i, label in enumerate(labels) if label == piece} for piece in (1, 2)}
+    assert all(len(found) == 1 for found in by_piece.values()) and by_piece[1] != by_piece[2]
+    assert not {"green", "yellow", "sky"} & set(fills.values())  # no piece takes a terrain's colour
+
+
+def test_an_illegal_cut_is_explained_beside_the_line_just_clicked() -> None:
+    game = position(3, hands=[[1], [], []])
+    shown = picture()
+    first = Intent("card-1", "segment", *segment_points(((1, 0), (2, 0))))
+    shown.click(game, 0, first)
+    assert shown.note(game, 0, first) == (
+        "Not a legal cut yet: a card is cut into exactly 3 pieces, one per piece to take; this cut makes 1 (too few)"
+    )
+    for c in (1, 2, 3):
+        shown.click(game, 0, Intent("card-1", "segment", *segment_points(((1, c), (2, c)))))
+    across = Intent("card-1", "segment", *segment_points(((0, 1), (0, 2))))
+    shown.click(game, 0, across)
+    assert "exactly 3 pieces" in (shown.note(game, 0, across) or "")  # still 2 pieces: the line ends in one
+    down = Intent("card-1", "segment", *segment_points(((1, 1), (1, 2))))
+    shown.click(game, 0, down)
+    assert shown.note(game, 0, down) is None  # three pieces: a legal cut, nothing to explain

@@ -12,14 +12,16 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
-from cliplab.grid import parts, segment_points
-from cliplab.ui.scene import Board, Cell, Edge, Kind, Mark, Preview, Scene
+from cliplab.grid import segment_points
+from cliplab.ui.scene import PALETTE, Board, Cell, Edge, Kind, Mark, Preview, Scene
 
 from .content import CARD_COLS, CARD_ROWS, MONSTERS, TERRAINS, TOKENS, card
 from .rules import Cutterland, Pair, piece_cells
 
 Coord = tuple[int, int]
 FILLS = {"M": "green", "S": "yellow", "W": "sky"}
+# While a card is being cut each piece has its own fill (none a terrain's); the terrain stays as the glyph.
+PIECE_FILLS = ("orange", "blue", "vermillion", "purple", "black")
 JOIN_ROOM = 4  # a piece's longest side: the room left round a kingdom while a piece is joined
 EATEN_MARK = "\u00d7"  # a multiplication sign before the eaten monster's letter
 
@@ -148,16 +150,6 @@ def cut_edges(labels: tuple[int, ...], gone: Collection[int] = ()) -> list[Edge]
     return found
 
 
-def labels_of(cuts: Collection[Pair]) -> tuple[int, ...]:
-    """The pieces a set of cut segments makes of a card, numbered in reading order of their first cell."""
-    everything = [(r, c) for r in range(CARD_ROWS) for c in range(CARD_COLS)]
-    labels = [0] * len(everything)
-    for number, piece in enumerate(parts(everything, set(cuts)), start=1):
-        for r, c in piece:
-            labels[r * CARD_COLS + c] = number
-    return tuple(labels)
-
-
 def card_board(
     number: int,
     board_id: str,
@@ -167,8 +159,10 @@ def card_board(
     marks: Iterable[Mark] = (),
     clickable: tuple[Kind, ...] = (),
     previews: tuple[Preview, ...] = (),
+    piece_fills: bool = False,
 ) -> Board:
-    """A card, cut into `labels` pieces when given (the pieces in `gone` already taken, shown as holes)."""
+    """A card, cut into `labels` pieces when given (the pieces in `gone` already taken, shown as holes);
+    with `piece_fills` each piece is filled with its own colour, its terrains shown by their glyphs."""
     printed = card(number)
     cells = []
     for r in range(CARD_ROWS):
@@ -176,10 +170,11 @@ def card_board(
             piece = labels[r * CARD_COLS + c] if labels else 0
             cell = land_cell((r, c), printed.code(r, c))
             if piece:
+                fill = PIECE_FILLS[(piece - 1) % len(PIECE_FILLS)] if piece_fills else cell.fill
                 cell = Cell(
                     cell.at,
-                    cell.fill,
-                    None,
+                    fill,
+                    PALETTE[cell.fill][1] if piece_fills else None,
                     f"piece {piece}: {cell.label}",
                     cell.text,
                     False,
@@ -226,4 +221,4 @@ def describe(state: Cutterland, seat: int | None = None) -> Scene:
     return Scene(tuple(boards), title="Cutterland", status=status_line(state), zoom=1.0)
 
 
-__all__ = ["Window", "card_board", "describe", "kingdom_board", "labels_of", "table_board", "window"]
+__all__ = ["Window", "card_board", "describe", "kingdom_board", "table_board", "window"]

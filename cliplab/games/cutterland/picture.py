@@ -30,7 +30,6 @@ from .board import (
     card_board,
     describe,
     kingdom_board,
-    labels_of,
     land_cell,
     status_line,
     table_board,
@@ -54,6 +53,7 @@ from .rules import (
     joined_cells,
     joins,
     piece_cells,
+    pieces_cut_by,
 )
 
 MOST_PIECES = 9  # a cut names its pieces with the digits 1-9
@@ -115,9 +115,9 @@ class CutterlandPicture(Picture):
 
     def _hand_card(self, game: Cutterland, number: int) -> Board:
         cuts = self.cuts.get(number, set())
-        labels = labels_of(cuts) if cuts else None
+        labels = pieces_cut_by(cuts) if cuts else None
         marks = tuple(Mark("segment", *segment_points(cut)) for cut in sorted(cuts))
-        return card_board(number, f"card-{number}", f"Card {number}", labels, (), marks, ("segment",))
+        return card_board(number, f"card-{number}", f"Card {number}", labels, (), marks, ("segment",), piece_fills=True)
 
     def _table_to_pick(self, game: Cutterland) -> Board:
         marks: list[Mark] = []
@@ -217,6 +217,15 @@ class CutterlandPicture(Picture):
         self.card = number
         return None
 
+    def note(self, view: State, seat: int, intent: Intent) -> str | None:
+        """Beside a cut line just clicked: why the card's cut is not legal yet (the engine's reason)."""
+        game = _game(view)
+        cuts = self.cuts.get(self.card)
+        if game.phase != "cut" or intent.kind != "segment" or not cuts:
+            return None
+        problem = cut_problem(pieces_cut_by(cuts), game.pieces_per_card)
+        return f"Not a legal cut yet: {problem}" if problem else None
+
     def _token_click(self, game: Cutterland, seat: int, intent: Intent) -> Action | None:
         shift = window(game, seat)
         if intent.kind == "segment" and intent.to is not None:
@@ -256,8 +265,8 @@ class CutterlandPicture(Picture):
             cuts = self.cuts.get(self.card)
             if not cuts:
                 return f"Cut one of your cards into {game.pieces_per_card} pieces: click the lines between cells."
-            made = len(set(labels_of(cuts)))
-            problem = cut_problem(labels_of(cuts), game.pieces_per_card)
+            made = len(set(pieces_cut_by(cuts)))
+            problem = cut_problem(pieces_cut_by(cuts), game.pieces_per_card)
             return f"Card {self.card}: {made} pieces. " + (problem or "Ready to cut.")
         if phase == "take":
             return "Click a piece on the table to take it."
@@ -287,7 +296,7 @@ class CutterlandPicture(Picture):
             cut_buttons = []
             for number in sorted(game.hands[seat]):
                 cuts = self.cuts.get(number)
-                if cuts and max(labels_of(cuts)) <= MOST_PIECES:
+                if cuts and max(pieces_cut_by(cuts)) <= MOST_PIECES:
                     cut_buttons.append(
                         button(f"Cut card {number}", f"ct-cut-{number}", partial(self._do_cut, number), "primary")
                     )
@@ -310,7 +319,7 @@ class CutterlandPicture(Picture):
         return f"{who}: {html.escape(self._status(game, seat))}", []
 
     def _do_cut(self, number: int) -> None:
-        self.app.do(cut_of(number, labels_of(self.cuts.get(number, set()))))
+        self.app.do(cut_of(number, pieces_cut_by(self.cuts.get(number, set()))))
 
     def _set_cell_token(self, kind: str) -> None:
         self.cell_token, self.bridge_from = kind, None

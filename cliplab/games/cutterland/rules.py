@@ -17,7 +17,7 @@ shows (a monster letter, a token icon or "."). Token icons leave the cell when i
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, cached_property, lru_cache
 from itertools import accumulate
@@ -272,6 +272,17 @@ class CutList(list[Action]):
 
     def __contains__(self, action: object) -> bool:
         return isinstance(action, Cut) and action.card in self.hand and action in _cut_set(action.card, self.pieces)
+
+
+def pieces_cut_by(segments: Collection[Pair]) -> tuple[int, ...]:
+    """The pieces cut lines (segments between two card cells) make of a card: each cell's piece number in
+    reading order, pieces numbered by their first cell (a line that encloses nothing parts nothing)."""
+    everything = [divmod(i, CARD_COLS) for i in range(CELLS)]
+    labels = [0] * CELLS
+    for number, piece in enumerate(parts(everything, set(segments)), start=1):
+        for r, c in piece:
+            labels[r * CARD_COLS + c] = number
+    return tuple(labels)
 
 
 def piece_cells(labels: Sequence[int], piece: int) -> list[Cell]:
@@ -1096,6 +1107,7 @@ __all__ = [
     "Wall",
     "cut_problem",
     "partitions",
+    "pieces_cut_by",
     "position",
     "position_of",
     "predicted_hunt",
