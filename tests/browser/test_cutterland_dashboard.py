@@ -17,9 +17,22 @@ import pytest
 from playwright.sync_api import Locator, Page
 
 from cliplab.engine import Action, from_json
-from cliplab.games.cutterland.board import cut_edges, window
+from cliplab.games.cutterland.board import PIECE_FILLS, cut_edges, window
 from cliplab.games.cutterland.bots import HeuristicBot
-from cliplab.games.cutterland.rules import Bridge, Cut, Cutterland, Feed, Join, Keep, Take, Tower, Wall, piece_cells
+from cliplab.games.cutterland.rules import (
+    Bridge,
+    Cut,
+    Cutterland,
+    Feed,
+    Join,
+    Keep,
+    Take,
+    Tower,
+    Wall,
+    cut_problem,
+    piece_cells,
+    pieces_cut_by,
+)
 from cliplab.grid import edge_between, segment_points
 
 pytestmark = pytest.mark.browser
@@ -129,8 +142,13 @@ class Dashboard:
         if isinstance(action, Cut):
             card = f"card-{action.card}"
             labels = action.labels() or ()
+            cuts: set[tuple[tuple[int, int], tuple[int, int]]] = set()
             for edge in cut_edges(labels):
-                self.click(self.segment(card, *edge_between(edge.a, edge.b)))
+                line = edge_between(edge.a, edge.b)
+                target = self.segment(card, *line)
+                self.click(target)
+                cuts.add(line)
+                self.check_cut_on_screen(card, pieces_cut_by(cuts), game.pieces_per_card, target)
             return self.click(self.button(f"ct-cut-{action.card}"))
         if isinstance(action, Take):
             return self.click(self.cell("table", piece_cells(game.cut_labels, action.piece)[0]))
@@ -159,6 +177,40 @@ class Dashboard:
             return self.click(self.button("ct-keep"))
         assert isinstance(action, Feed)
         return self.click(self.cell(board, shift.board_cell((action.prey_row, action.prey_col))))
+
+    def check_cut_on_screen(self, card: str, pieces: tuple[int, ...], wanted: int, clicked: Locator) -> None:
+        """The card's cells are filled piece by piece as the engine parts them, and while the cut is not
+        legal the engine's reason is shown in a notice beside the line just clicked."""
+        fills = self.app.evaluate(
+            """(app, card) => [...app.querySelectorAll(`.cl-board[data-board='${card}'] g[data-kind='cell']`)]
+                 .map((g) => [+g.dataset.r, +g.dataset.c, g.querySelector('rect').getAttribute('fill')])""",
+            card,
+        )
+        fill_of = {(r, c): fill for r, c, fill in fills}
+        by_piece = {piece: {fill_of[divmod(i, 4)] for i, p in enumerate(pieces) if p == piece} for piece in set(pieces)}
+        assert all(len(found) == 1 for found in by_piece.values()), by_piece
+        if len(by_piece) <= len(PIECE_FILLS):
+            assert len({next(iter(found)) for found in by_piece.values()}) == len(by_piece), by_piece
+        self.pieces_checked += 1
+        problem = cut_problem(pieces, wanted)
+        notice = self.app.locator(".cl-notice")
+        if problem is None:
+            return
+        self.js.wait_for(notice, timeout=STEP_TIMEOUT_MS)
+        words = self.app.locator(".cl-notice .cl-notice-text")
+        assert words.inner_text().strip() == f"Not a legal cut yet: {problem}", words.inner_text()
+        line, box = clicked.bounding_box(), notice.bounding_box()
+        assert line is not None and box is not None
+        # Beside the line: the notice's nearest edge within a cell's width or so of the clicked line.
+        gap_x = max(box["x"] - (line["x"] + line["width"]), line["x"] - (box["x"] + box["width"]), 0)
+        gap_y = max(box["y"] - (line["y"] + line["height"]), line["y"] - (box["y"] + box["height"]), 0)
+        assert gap_x < 60 and gap_y < 60, (line, box)
+        self.notes_checked += 1
+        if self.notes_checked == 1:
+            self.page.screenshot(path=str(self.artifacts / "cutterland-cut-note.png"))
+
+    pieces_checked = 0
+    notes_checked = 0
 
     def _cell_mode(self, game: Cutterland, kind: str) -> None:
         held = game.tokens[0]
@@ -218,4 +270,5 @@ def test_a_seeded_three_player_game_played_by_clicks_ends_as_the_engine_says(
     assert [str(action) for seat, action in game.log if seat == 0] == made
     assert {"Cut", "Take", "Join"} <= kinds, kinds
     assert dash.ghosts_seen, "hovering a lit cell showed the piece's ghost at least once"
+    assert dash.pieces_checked and dash.notes_checked, "cut lines were clicked and a not-yet-legal cut explained"
     dash.page.screenshot(path=str(artifacts_dir / "cutterland-end.png"))
