@@ -3,11 +3,15 @@
 One run starts `cliplab serve` on a free port (private Jupyter folders, this checkout), then drives the
 system Chromium, headless, through Playwright: one browser, one context per person.
 
-1. One page alone: load the dashboard (/voila/render/click_crack.ipynb), seat a person and two random
-   bots, start, and make --actions state-changing clicks (placement points on the floe for the person,
-   then whatever the game asks: "Next step" for a bot, hand-over, "Lock in", "Carry them out", penguin
-   buttons, push and break choices; a new game if one ends).
+1. One page alone: load the dashboard (/voila/render/click_crack.ipynb, on the shared table app), seat a
+   person and two random bots, start, and make --actions state-changing clicks (whatever the game asks:
+   a bot step, a hand-over, "Lock in", push and break choices, a highlighted point on the floe: a
+   placement or a penguin to carry out a tile; a new game if one ends). With --actions 0 the page only
+   opens and starts a game.
 2. --pages pages at once (default 10) doing the same.
+3. Every page closed, as a person closes a tab: the page's kernel must end (the page asks Voila to shut it
+   down; `cliplab serve` also culls kernels left idle). The run waits up to --settle seconds for the
+   kernels to go back to the warm pool.
 
 Measured in the page (so Playwright's own overhead is not counted):
   time to ready   navigation start -> the dashboard's "Start game" button is on screen;
@@ -15,10 +19,13 @@ Measured in the page (so Playwright's own overhead is not counted):
                   log, message, panel buttons or penguins);
   click -> settled the click event -> the last change of that answer (nothing more for 1 s after it).
 Also: errors (JavaScript errors, timeouts, clicks that changed nothing or were refused; must be 0); the
+kernel processes under the Voila server and the memory they hold (VmRSS, summed) before the pages open,
+at the most while they are open, and after they close; the
 peak resident memory (VmHWM in /proc/PID/status) of every kernel process under the Voila server, sampled
 each second, for the kernels that served a page (matched by the kernel id in the page); the server
-process's own peak; and a heartbeat: a GET of the server's home page (/, the Voila listing of the
-dashboards: it starts no kernel, unlike a render of the gallery) every second, all of which must be 200.
+process's own peak; and a heartbeat: a GET of the server's root every second, not following its redirect
+to the gallery (a render of a notebook starts a kernel, which would stay until culled), all of which must
+answer 302.
 
 It also counts Voila's "Timeout waiting for IOPub output" warnings. Voila runs the dashboard notebook
 for each visitor and waits only nbclient's iopub_timeout (4 s) for a cell's output after the cell has
@@ -28,7 +35,7 @@ the run's private voila.json, to compare with `cliplab serve` as it ships.
 
 Traffic stays on 127.0.0.1: the page's requests to other hosts (a CDN for icon fonts) are aborted.
 
-    .venv/bin/python bench/serve_load.py [--pages N] [--actions N] [--iopub-timeout S]
+    .venv/bin/python bench/serve_load.py [--pages N] [--actions N] [--settle S] [--iopub-timeout S]
 """
 
 from __future__ import annotations
@@ -81,9 +88,9 @@ READY_SCRIPT = """(() => {
   // Checked on every change of the page and every 50 ms: the button can become visible through a style
   // sheet or a class on an ancestor, which is not a change of the button itself.
   const seen = () => {
-    const start = document.querySelector(".cc-start");
-    if (window.__ccReady === undefined && start && start.getClientRects().length) {
-      window.__ccReady = performance.now();
+    const start = document.querySelector(".tb-start");
+    if (window.__tbReady === undefined && start && start.getClientRects().length) {
+      window.__tbReady = performance.now();
       watcher.disconnect();
       clearInterval(timer);
     }
@@ -97,11 +104,11 @@ READY_SCRIPT = """(() => {
 # shows a change, and when the last change of the answer came (none for QUIET_MS after it).
 # window.__measured resolves to {first, settled, refused} in ms.
 ARM_SCRIPT = """() => {
-  const app = document.querySelector(".cc-app");
+  const app = document.querySelector(".tb-app");
   const text = (css) => document.querySelector(css)?.textContent ?? "";
   const signature = () => [
-    text(".cc-status"), text(".cc-log"), text(".cc-message"),
-    [...app.querySelectorAll("[class*='cc-']")].map((e) => e.getAttribute("class")).join(" "),
+    text(".tb-status"), text(".tb-log"), text(".tb-message"),
+    [...app.querySelectorAll("[class*='cc-'], [class*='tb-']")].map((e) => e.getAttribute("class")).join(" "),
     [...app.querySelectorAll(".cl-token")].map((t) => `${t.dataset.r},${t.dataset.c}`).join(" "),
   ].join("|");
   const before = signature();
@@ -130,24 +137,24 @@ ARM_SCRIPT = """() => {
   });
 }""".replace("LIMIT_MS", str(ANSWER_TIMEOUT_MS)).replace("QUIET_MS", str(QUIET_MS))
 
-# What to click next: the first control the game offers, else a marked placement point on the floe.
+# What to click next: the first control the table offers, else a highlighted point on the floe (a place
+# for a penguin, or a penguin that carries out the chosen tile).
 CHOOSE_SCRIPT = """(pick) => {
   const shown = (css) => [...document.querySelectorAll(css)].filter((e) => e.getClientRects().length);
-  const buttons = [".cc-next", ".cc-ready", ".cc-lock", ".cc-continue", ".cc-pass", "[class*='cc-push-']",
-                   "[class*='cc-half-']", "[class*='cc-do-']", ".cc-new", ".cc-start"];
-  const marks = shown(".cl-board[data-board='floe'] circle.cl-mark");
-  if (marks.length && text().includes("place a penguin")) {
+  const buttons = [".tb-bot-step", ".tb-ready", ".tb-continue", ".cc-lock", "[class*='cc-push-']",
+                   "[class*='cc-half-']", ".cc-pass", ".tb-again", ".tb-start"];
+  for (const css of buttons) {
+    const found = shown(css);
+    if (found.length) return {what: css, css, nth: pick % found.length};
+  }
+  const marks = shown(".cl-board[data-board='floe'] circle.cl-mark-target");
+  if (marks.length) {
     const mark = marks[pick % marks.length];
     const r = Math.round(mark.getAttribute("cy") / 40), c = Math.round(mark.getAttribute("cx") / 40);
     return {what: "floe point",
             css: `.cl-board[data-board='floe'] .cl-hit[data-kind='point'][data-r='${r}'][data-c='${c}']`, nth: 0};
   }
-  for (const css of buttons) {
-    const found = shown(css);
-    if (found.length) return {what: css, css, nth: pick % found.length};
-  }
   return null;
-  function text() { return document.querySelector(".cc-status")?.textContent ?? ""; }
 }"""
 
 
@@ -225,8 +232,13 @@ def pool_fills(log_path: Path) -> int:
 # --------------------------------------------------------------------------- watchers (threads)
 
 
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+
 class Heartbeat(threading.Thread):
-    """GET the server's home page every second; keeps (status, seconds) of each."""
+    """GET the server's root every second, without following its redirect; keeps (status, seconds) of each."""
 
     def __init__(self, url: str) -> None:
         super().__init__(daemon=True)
@@ -238,9 +250,11 @@ class Heartbeat(threading.Thread):
         while not self.stopping.is_set():
             started = time.monotonic()
             try:
-                with urllib.request.urlopen(self.url, timeout=10) as answer:
+                with urllib.request.build_opener(_NoRedirect).open(self.url, timeout=10) as answer:
                     answer.read()
                     status = answer.status
+            except urllib.error.HTTPError as answer:  # the redirect, not followed, arrives as an HTTPError
+                status = answer.code
             except Exception:
                 status = 0
             self.results.append((status, time.monotonic() - started))
@@ -253,7 +267,8 @@ def _kib(status: str, key: str) -> int:
 
 
 class MemoryWatch(threading.Thread):
-    """Each second: the peak RSS (VmHWM) of the Voila server and of each kernel process under it."""
+    """Each second: the peak RSS (VmHWM) of the Voila server and of each kernel process under it, and how
+    many kernel processes are alive with how much memory (VmRSS) between them."""
 
     def __init__(self, serve_pid: int) -> None:
         super().__init__(daemon=True)
@@ -261,10 +276,13 @@ class MemoryWatch(threading.Thread):
         self.kernels: dict[str, int] = {}  # kernel id -> VmHWM in KiB (last seen; it only grows)
         self.server_kib = 0
         self.together_kib = 0  # the most RSS all kernels held at one moment
+        self.alive = 0  # kernel processes at the last sample
+        self.alive_kib = 0  # their RSS together at the last sample
+        self.most_alive = 0  # the most kernel processes seen at one moment
         self.stopping = threading.Event()
 
     def sample(self) -> None:
-        together = 0
+        together = alive = 0
         try:
             children = self.serve.children(recursive=True)
         except psutil.Error:
@@ -276,6 +294,7 @@ class MemoryWatch(threading.Thread):
             except (psutil.Error, OSError):
                 continue
             if "ipykernel" in cmdline:
+                alive += 1
                 found = re.search(r"kernel-([0-9a-f-]{36})\.json", cmdline)
                 if found:
                     self.kernels[found.group(1)] = max(self.kernels.get(found.group(1), 0), _kib(status, "VmHWM"))
@@ -283,6 +302,8 @@ class MemoryWatch(threading.Thread):
             elif "voila" in cmdline:
                 self.server_kib = max(self.server_kib, _kib(status, "VmHWM"))
         self.together_kib = max(self.together_kib, together)
+        self.alive, self.alive_kib = alive, together
+        self.most_alive = max(self.most_alive, alive)
 
     def run(self) -> None:
         while not self.stopping.is_set():
@@ -333,19 +354,18 @@ async def play(browser: Browser, base: str, name: str, actions: int, seed: int) 
     _watch_errors(page, visit)
     try:
         await page.goto(base + DASHBOARD, wait_until="commit", timeout=READY_TIMEOUT_MS)
-        await page.wait_for_function("() => window.__ccReady !== undefined", timeout=READY_TIMEOUT_MS, polling=100)
-        visit.ready_ms = await page.evaluate("window.__ccReady")
+        await page.wait_for_function("() => window.__tbReady !== undefined", timeout=READY_TIMEOUT_MS, polling=100)
+        visit.ready_ms = await page.evaluate("window.__tbReady")
         progress(f"{name}: ready after {visit.ready_ms / 1000:.1f} s")
         visit.kernel = await page.evaluate(
             "JSON.parse(document.getElementById('jupyter-config-data').textContent).kernelId"
         )
         for seat, kind in enumerate(SEATS):
-            await page.locator(f".cc-seat-{seat} select").select_option(kind)
-        await page.locator(".cc-start").click()
+            await page.locator(f".tb-seat-{seat} select").select_option(label=kind)
+        await page.locator(".tb-start").click()
         await page.wait_for_function(
-            """() => !document.querySelector(".cc-start")
-                && document.querySelector(".cc-status")?.textContent.includes("place a penguin")
-                && document.querySelectorAll("circle.cl-mark").length === 36"""
+            """() => ![...document.querySelectorAll(".tb-start")].some((b) => b.getClientRects().length)
+                && document.querySelector(".tb-status")?.textContent.includes("place a penguin")"""
         )
         for step in range(actions):
             pick = seed * 7919 + step * 31
@@ -373,8 +393,8 @@ async def play(browser: Browser, base: str, name: str, actions: int, seed: int) 
         visit.errors.append(f"{type(err).__name__}: {str(err).splitlines()[0]}")
         try:  # what the page showed when it gave up
             shown = await page.evaluate(
-                """() => ({start: [...document.querySelectorAll(".cc-start")].map((b) => b.getClientRects().length),
-                          status: document.querySelector(".cc-status")?.textContent ?? null,
+                """() => ({start: [...document.querySelectorAll(".tb-start")].map((b) => b.getClientRects().length),
+                          status: document.querySelector(".tb-status")?.textContent ?? null,
                           text: document.body?.innerText.slice(0, 300) ?? null})"""
             )
             visit.errors.append(f"the page showed {shown}")
@@ -393,6 +413,19 @@ async def close_all(browser: Browser) -> None:
 
 
 # --------------------------------------------------------------------------- statistics and table
+
+
+@dataclass
+class KernelCounts:
+    """Kernel processes under the server (and their RSS in KiB) around the crowd of pages."""
+
+    before: int
+    before_kib: int
+    most: int = 0
+    most_kib: int = 0
+    after: int = 0
+    after_kib: int = 0
+    settled_s: float = 0.0
 
 
 def p95(values: list[float]) -> float:
@@ -432,7 +465,10 @@ async def run(args: argparse.Namespace) -> int:
                 while pool_fills(log_path) <= fills and time.monotonic() < deadline:
                     await asyncio.sleep(1)
                 await asyncio.sleep(5)
-                progress(f"{args.pages} pages at once")
+                memory.sample()
+                counts = KernelCounts(memory.alive, memory.alive_kib)
+                memory.most_alive = memory.alive
+                progress(f"{args.pages} pages at once ({counts.before} kernels running)")
                 # 2. N pages at once.
                 started = time.monotonic()
                 crowd = await asyncio.gather(
@@ -441,8 +477,19 @@ async def run(args: argparse.Namespace) -> int:
                 crowd_seconds = time.monotonic() - started
                 memory.sample()
                 crowd_kernels = {v.kernel: memory.kernels.get(v.kernel or "", 0) for v in crowd}
+                counts.most, counts.most_kib = memory.most_alive, memory.together_kib
+                # 3. Every page closed: their kernels must go.
                 await close_all(browser)
                 await browser.close()
+                closed = time.monotonic()
+                while time.monotonic() - closed < args.settle:
+                    memory.sample()
+                    if memory.alive <= counts.before:
+                        break
+                    await asyncio.sleep(1)
+                counts.after, counts.after_kib = memory.alive, memory.alive_kib
+                counts.settled_s = time.monotonic() - closed
+                progress(f"pages closed: {counts.after} kernels after {counts.settled_s:.0f} s")
         finally:
             heartbeat.stopping.set()
             memory.stopping.set()
@@ -452,11 +499,18 @@ async def run(args: argparse.Namespace) -> int:
             iopub_timeouts = log_path.read_text(errors="replace").count("Timeout waiting for IOPub output")
 
     print_table(args, alone, crowd, crowd_seconds, alone_kernels, crowd_kernels, heartbeat, memory)
+    print(
+        f"Kernel processes (their RSS together): {counts.before} ({mib(counts.before_kib)} MiB) before the pages "
+        f"opened, at most {counts.most} ({mib(counts.most_kib)} MiB) while they were open, {counts.after} "
+        f"({mib(counts.after_kib)} MiB) {counts.settled_s:.0f} s after they closed."
+    )
     setting = f"{args.iopub_timeout} s (voila.json)" if args.iopub_timeout else "4 s (nbclient's default)"
     print(f'Voila warnings "Timeout waiting for IOPub output": {iopub_timeouts} (iopub_timeout {setting}).')
     errors = [f"{v.name}: {e}" for v in [*alone, *crowd] for e in v.errors]
+    if counts.after > counts.before:
+        errors.append(f"after the pages closed: {counts.after - counts.before} kernels more than before they opened")
     short = [v.name for v in [*alone, *crowd] if len(v.clicks) < args.actions]
-    beats_bad = [r for r in heartbeat.results if r[0] != 200]
+    beats_bad = [r for r in heartbeat.results if r[0] != 302]
     for line in errors:
         print("error:", line)
     if short:
@@ -507,12 +561,12 @@ def print_table(
     for name, a, b in zip(rows, left, right, strict=True):
         print(f"{name:{width}}  {a:>16}  {b:>18}")
     beats = heartbeat.results
-    ok = sum(1 for status, _ in beats if status == 200)
+    ok = sum(1 for status, _ in beats if status == 302)
     slowest = max((seconds for _, seconds in beats), default=0.0)
     retries = sum(v.retries for v in [*alone, *crowd])
     print(f"\nClicks tried again because the control was replaced just before the click: {retries}.")
     print(f"{len(crowd)} pages took {crowd_seconds:.0f} s from the first request to their last click.")
-    print(f"Heartbeat GET / every second: {ok}/{len(beats)} answered 200, slowest {slowest * 1000:.0f} ms.")
+    print(f"Heartbeat GET / every second: {ok}/{len(beats)} answered 302, slowest {slowest * 1000:.0f} ms.")
     print(
         f"Voila server peak RSS {mib(memory.server_kib)} MiB; all kernels together at most "
         f"{mib(memory.together_kib)} MiB at one moment ({len(memory.kernels)} kernel processes seen, "
@@ -523,7 +577,12 @@ def print_table(
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pages", type=int, default=10, help="pages opened at once (default 10)")
-    parser.add_argument("--actions", type=int, default=20, help="state-changing clicks per page (default 20)")
+    parser.add_argument(
+        "--actions", type=int, default=20, help="state-changing clicks per page (default 20; 0: open only)"
+    )
+    parser.add_argument(
+        "--settle", type=float, default=180.0, help="seconds to wait for the kernels to go once the pages close"
+    )
     parser.add_argument(
         "--iopub-timeout",
         type=int,
@@ -531,8 +590,8 @@ def main() -> int:
         help="seconds Voila waits for a cell's output after it ran (default: leave `cliplab serve` as it is)",
     )
     args = parser.parse_args()
-    if args.pages < 1 or args.actions < 1:
-        parser.error("--pages and --actions must be at least 1")
+    if args.pages < 1 or args.actions < 0:
+        parser.error("--pages must be at least 1 and --actions at least 0")
     return asyncio.run(run(args))
 
 
