@@ -121,7 +121,8 @@ def swaps_on(board: Sequence[int]) -> tuple[Swap, ...]:
     return _swaps(bytes(board).translate(_SHAPE_CODES))
 
 
-@lru_cache(maxsize=4096)
+# A few hundred layouts cover a game and a search bot's samples of it; each list is ~5 KB.
+@lru_cache(maxsize=1024)
 def _swaps(shapes: bytes) -> tuple[Swap, ...]:
     """Every legal swap on a board whose spaces hold tiles of these shape codes (0 empty), in reading order."""
     codes = np.frombuffer(shapes, dtype=np.uint8)
