@@ -16,8 +16,8 @@ from __future__ import annotations
 import argparse
 import csv
 import os
-import statistics
-import time
+
+from ladder import MoveTimes, play_timed  # bench/ladder.py: the timed game loop
 
 from cliplab.engine import spec
 from cliplab.games.cutterland.rules import SCORE_LINES, Cutterland
@@ -36,8 +36,7 @@ def main() -> None:
     args = parser.parse_args()
     games = args.games
     kit = declaration("cutterland")
-    times: dict[str, list[float]] = {}
-    cpu_times: dict[str, list[float]] = {}
+    times = MoveTimes()
     scored = [0] * len(SCORE_LINES)
     points = [0] * len(SCORE_LINES)
     players_seen = 0
@@ -54,16 +53,7 @@ def main() -> None:
                 bots = [kit.make_bot(name, seed * 10 + seat) for seat, name in enumerate(names)]
                 state = spec("cutterland").new(PLAYERS, seed)
                 assert isinstance(state, Cutterland)
-                while state.outcome() is None:
-                    seat = state.current_player()
-                    view = state.view(seat)
-                    started, cpu_started = time.perf_counter(), time.process_time()
-                    action = bots[seat].choose(view, seat)
-                    times.setdefault(names[seat], []).append(time.perf_counter() - started)
-                    cpu_times.setdefault(names[seat], []).append(time.process_time() - cpu_started)
-                    state.apply_fast(action, seat)
-                outcome = state.outcome()
-                assert outcome is not None
+                outcome = play_timed(state, bots, names, times)
                 if seed % PLAYERS in outcome.winners:
                     wins += 1 / len(outcome.winners)
                 for seat, name in enumerate(names):
@@ -81,13 +71,7 @@ def main() -> None:
             low, high = wilson(wins, games)
             print(f"{first + ' v 2 ' + other:<26}{games:>6}{wins / games:>12.2f}{f'{low:.2f}-{high:.2f}':>18}")
     print()
-    print(f"{'bot':<12}{'moves':>7}{'median ms':>11}{'p90 ms':>9}{'median CPU ms':>15}")
-    for name, spent in times.items():
-        ordered = sorted(spent)
-        p90 = ordered[int(0.9 * (len(ordered) - 1))]
-        cpu = 1000 * statistics.median(cpu_times[name])
-        print(f"{name:<12}{len(spent):>7}{1000 * statistics.median(spent):>11.1f}{1000 * p90:>9.1f}{cpu:>15.1f}")
-    print(f"(machine load over the last minute: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
+    times.print()
     print()
     print(f"{'scoring line':<48}{'scored':>8}{'mean points':>13}")
     for index, words in enumerate(SCORE_LINES):

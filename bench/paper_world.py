@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import argparse
 import csv
-import os
 import statistics
-import time
+
+from ladder import MoveTimes, play_timed  # bench/ladder.py: the timed game loop
 
 from cliplab.engine import spec
 from cliplab.kit import declaration
@@ -40,8 +40,7 @@ def main() -> None:
     if writer:
         writer.writeheader()
     kit = declaration("paper_world")
-    times: dict[str, list[float]] = {}
-    cpu_times: dict[str, list[float]] = {}
+    times = MoveTimes()
     print(f"{'line-up':<22}{'games':>6}{'first wins':>12}{'95% interval':>18}{'first score':>13}{'others':>8}")
     for first, second in lineups:
         wins = 0.0
@@ -51,16 +50,7 @@ def main() -> None:
             names[seed % players] = first
             bots = [kit.make_bot(name, seed * 10 + seat) for seat, name in enumerate(names)]
             state = spec("paper_world").new(players, seed)
-            while state.outcome() is None:
-                seat = state.current_player()
-                view = state.view(seat)
-                started, cpu_started = time.perf_counter(), time.process_time()
-                action = bots[seat].choose(view, seat)
-                times.setdefault(names[seat], []).append(time.perf_counter() - started)
-                cpu_times.setdefault(names[seat], []).append(time.process_time() - cpu_started)
-                state.apply_fast(action, seat)
-            outcome = state.outcome()
-            assert outcome is not None
+            outcome = play_timed(state, bots, names, times)
             mine = seed % players
             if mine in outcome.winners:
                 wins += 1 / len(outcome.winners)
@@ -78,14 +68,7 @@ def main() -> None:
             f"{statistics.mean(mine_scores):>13.1f}{statistics.mean(other_scores):>8.1f}"
         )
     print()
-    print(f"{'bot':<12}{'moves':>7}{'median ms':>11}{'p90 ms':>9}{'median CPU ms':>15}")
-    for name, spent in times.items():
-        ordered = sorted(spent)
-        p90 = ordered[int(0.9 * (len(ordered) - 1))]
-        cpu = 1000 * statistics.median(cpu_times[name])
-        print(f"{name:<12}{len(spent):>7}{1000 * statistics.median(spent):>11.1f}{1000 * p90:>9.1f}{cpu:>15.1f}")
-    print(f"(machine load over the last minute: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; CPU time is")
-    print(" what a move costs whatever else runs, wall time what a person waits)")
+    times.print()
     if stream:
         stream.close()
         print(f"\nevery seat's result in {args.csv}")

@@ -13,9 +13,8 @@ from __future__ import annotations
 
 import argparse
 import csv
-import os
-import statistics
-import time
+
+from ladder import MoveTimes, play_timed  # bench/ladder.py: the timed game loop
 
 from cliplab.engine import spec
 from cliplab.kit import declaration
@@ -32,8 +31,7 @@ def main() -> None:
     games = args.games
     rows: list[dict[str, object]] = []
     kit = declaration("swap_clops")
-    times: dict[str, list[float]] = {}
-    cpu_times: dict[str, list[float]] = {}
+    times = MoveTimes()
     print(f"{'line-up':<22}{'games':>6}{'first wins':>12}{'95% interval':>18}")
     for first, second in LINEUPS:
         wins = 0.0
@@ -41,16 +39,7 @@ def main() -> None:
             names = (first, second) if seed % 2 == 0 else (second, first)
             bots = [kit.make_bot(name, seed * 10 + seat) for seat, name in enumerate(names)]
             state = spec("swap_clops").new(2, seed)
-            while state.outcome() is None:
-                seat = state.current_player()
-                view = state.view(seat)
-                started, cpu_started = time.perf_counter(), time.process_time()
-                action = bots[seat].choose(view, seat)
-                times.setdefault(names[seat], []).append(time.perf_counter() - started)
-                cpu_times.setdefault(names[seat], []).append(time.process_time() - cpu_started)
-                state.apply_fast(action, seat)
-            outcome = state.outcome()
-            assert outcome is not None
+            outcome = play_timed(state, bots, names, times)
             mine = names.index(first)
             if mine in outcome.winners:
                 wins += 1 / len(outcome.winners)
@@ -61,14 +50,7 @@ def main() -> None:
         low, high = wilson(wins, games)
         print(f"{first + ' v ' + second:<22}{games:>6}{wins / games:>12.2f}{f'{low:.2f}-{high:.2f}':>18}")
     print()
-    print(f"{'bot':<12}{'moves':>7}{'median ms':>11}{'p90 ms':>9}{'median CPU ms':>15}")
-    for name, spent in times.items():
-        ordered = sorted(spent)
-        p90 = ordered[int(0.9 * (len(ordered) - 1))]
-        cpu = 1000 * statistics.median(cpu_times[name])
-        print(f"{name:<12}{len(spent):>7}{1000 * statistics.median(spent):>11.1f}{1000 * p90:>9.1f}{cpu:>15.1f}")
-    print(f"(machine load over the last minute: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; CPU time is")
-    print(" what a move costs whatever else runs, wall time what a person waits)")
+    times.print()
     if args.csv:
         with open(args.csv, "w", newline="") as stream:
             writer = csv.DictWriter(stream, fieldnames=list(rows[0]))

@@ -14,9 +14,8 @@ from __future__ import annotations
 import argparse
 import contextlib
 import csv
-import os
-import statistics
-import time
+
+from ladder import MoveTimes, play_timed  # bench/ladder.py: the timed game loop
 
 from cliplab.engine import spec
 from cliplab.kit import declaration
@@ -37,8 +36,7 @@ def main() -> None:
     args = parser.parse_args()
     games = args.games
     kit = declaration("swap_clops_cards")
-    times: dict[str, list[float]] = {}
-    cpu_times: dict[str, list[float]] = {}
+    times = MoveTimes()
     with contextlib.ExitStack() as files:
         # Rows go out game by game so that a long ladder cut short still leaves its games on disk.
         stream = files.enter_context(open(args.csv, "w", newline="")) if args.csv else None
@@ -54,19 +52,7 @@ def main() -> None:
                 names = [first if seat == lone else second for seat in range(PLAYERS)]
                 bots = [kit.make_bot(name, seed * 10 + seat) for seat, name in enumerate(names)]
                 state = spec("swap_clops_cards").new(PLAYERS, seed)
-                while state.outcome() is None:
-                    # Offers are secret: every seat to move decides on the same position first.
-                    choices = []
-                    for seat in state.to_move():
-                        view = state.view(seat)
-                        started, cpu_started = time.perf_counter(), time.process_time()
-                        choices.append((seat, bots[seat].choose(view, seat)))
-                        times.setdefault(names[seat], []).append(time.perf_counter() - started)
-                        cpu_times.setdefault(names[seat], []).append(time.process_time() - cpu_started)
-                    for seat, action in choices:
-                        state.apply_fast(action, seat)
-                outcome = state.outcome()
-                assert outcome is not None
+                outcome = play_timed(state, bots, names, times)  # offers: every offerer decides at once
                 if lone in outcome.winners:
                     wins += 1 / len(outcome.winners)
                 if stream and writer:
@@ -78,27 +64,14 @@ def main() -> None:
                 if args.progress and played % args.progress == 0 and played < games:
                     low, high = wilson(wins, played)
                     print(f"  after {played} games: {wins / played:.2f} ({low:.2f}-{high:.2f})")
-                    print_move_times(times, cpu_times, indent="  ")
+                    times.print(indent="  ", digits=2)
             low, high = wilson(wins, games)
             line = f"{first + ' v 2 ' + second:<22}{games:>6}{wins / games:>15.2f}{f'{low:.2f}-{high:.2f}':>16}"
             print(line, flush=True)
     print()
-    print_move_times(times, cpu_times)
+    times.print(digits=2)
     if args.csv:
         print(f"\nevery seat's result in {args.csv}")
-
-
-def print_move_times(times: dict[str, list[float]], cpu_times: dict[str, list[float]], indent: str = "") -> None:
-    """Per bot: decisions timed, wall median and 90th percentile, CPU median, then the machine's load."""
-    print(f"{indent}{'bot':<12}{'moves':>7}{'median ms':>11}{'p90 ms':>9}{'median CPU ms':>15}")
-    for name, spent in times.items():
-        ordered = sorted(spent)
-        p90 = ordered[int(0.9 * (len(ordered) - 1))]
-        cpu = 1000 * statistics.median(cpu_times[name])
-        median = 1000 * statistics.median(spent)
-        print(f"{indent}{name:<12}{len(spent):>7}{median:>11.2f}{1000 * p90:>9.2f}{cpu:>15.2f}")
-    load = os.getloadavg()[0]
-    print(f"{indent}(machine load over the last minute: {load:.1f} on {os.cpu_count()} cores)", flush=True)
 
 
 if __name__ == "__main__":
