@@ -157,7 +157,7 @@ def _outline(rows: int, cols: int, gone: frozenset[tuple[int, int]]) -> str:
     )
 
 
-def _mark(mark: Mark) -> str:
+def _mark(mark: Mark, occupied: frozenset[tuple[int, int]] = frozenset()) -> str:
     r, c = mark.at
     cls = f"cl-mark cl-mark-{mark.style}"
     if mark.kind == "cell":
@@ -167,18 +167,20 @@ def _mark(mark: Mark) -> str:
             f'width="{UNIT - 2 * inset}" height="{UNIT - 2 * inset}" rx="4"/>'
         )
     if mark.kind == "point":
-        # Just outside a token standing on the point (radius 0.36), and inside the scene's padding.
-        return f'<circle class="{cls}" cx="{c * UNIT}" cy="{r * UNIT}" r="{UNIT * 0.42:.0f}"/>'
+        # Around a token standing on the point (radius 0.36) the ring goes just outside it; on an empty point
+        # it stays small, so that the rings of neighbouring points never touch.
+        radius = 0.42 if mark.at in occupied else 0.3
+        return f'<circle class="{cls}" cx="{c * UNIT}" cy="{r * UNIT}" r="{UNIT * radius:.0f}"/>'
     assert mark.to is not None
     r2, c2 = mark.to
     return f'<line class="{cls}" x1="{c * UNIT}" y1="{r * UNIT}" x2="{c2 * UNIT}" y2="{r2 * UNIT}"/>'
 
 
-def _preview(preview: Preview) -> str:
+def _preview(preview: Preview, occupied: frozenset[tuple[int, int]]) -> str:
     """A preview's marks in a hidden group the widget shows while its place is hovered or focused."""
     to = preview.to or ("", "")
     place = "|".join(str(part) for part in (preview.kind, *preview.at, *to))
-    marks = "".join(_mark(mark) for mark in preview.marks)
+    marks = "".join(_mark(mark, occupied) for mark in preview.marks)
     return f'<g class="cl-preview" aria-hidden="true" data-for="{place}">{marks}</g>'
 
 
@@ -295,7 +297,8 @@ def draw_board(board: Board, ids: str | None = None) -> str:
     )
     label = f'<text class="cl-label" x="0" y="{-UNIT * 0.5:.0f}">{escape(board.label)}</text>'
     # Marks and previews come after the tokens, so a hint on an occupied place is drawn over its piece.
-    marks = "".join(_mark(m) for m in board.marks) + "".join(_preview(p) for p in board.previews)
+    occupied = frozenset(token.at for token in board.tokens)
+    marks = "".join(_mark(m, occupied) for m in board.marks) + "".join(_preview(p, occupied) for p in board.previews)
     body = "".join(rows) + _grid_lines(board) + edges + "".join(tokens) + marks
     return f"<g {attrs}>{label}{body}{_hits(board.rows, board.cols, board.clickable, prefix)}</g>"
 

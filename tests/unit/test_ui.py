@@ -84,6 +84,16 @@ def test_marks_are_drawn_over_the_tokens_they_point_at() -> None:
     assert order.index("cl-token") < order.index("cl-mark")
 
 
+def test_a_point_ring_clears_a_token_there_and_stays_small_on_an_empty_point() -> None:
+    board = Board(
+        "floe", "Floe", 2, 2, tokens=(Token((1, 1), owner=0),), marks=(Mark("point", (1, 1)), Mark("point", (0, 0)))
+    )
+    rings = [c for c in parse_svg(Scene((board,))).iter(f"{SVG}circle") if "cl-mark" in (c.get("class") or "")]
+    radius = {(c.get("cy"), c.get("cx")): float(c.get("r") or 0) for c in rings}
+    token = next(c for c in parse_svg(Scene((board,))).iter(f"{SVG}circle") if c.get("class") is None)
+    assert radius[("40", "40")] > float(token.get("r") or 0) > radius[("0", "0")]
+
+
 def test_click_crack_state_draws_itself_as_svg() -> None:
     game = new_game("click_crack", players=2)
     for k, at in enumerate(["0,0", "1,1", "2,2", "5,5"]):
