@@ -53,6 +53,7 @@ from cliplab.grid import (
     orient,
     parts,
     placements,
+    smaller_part,
 )
 
 from .content import (
@@ -194,6 +195,20 @@ class Score(Action):
     card: int
 
 
+# Chance's possible results, made once: every deal and tear of a game would otherwise make them again.
+_ROLL = UniformChoice(tuple(Roll(face) for face in range(1, len(DIE_FACES) + 1)))
+
+
+@lru_cache(maxsize=8)
+def _tears(seat: int) -> tuple[TearSheet, ...]:
+    return tuple(TearSheet(seat, k) for k in range(1, PAD_SIZE + 1))
+
+
+@lru_cache(maxsize=32)
+def _deals(deck: tuple[ParkCard, ...], kind: str, seat: int) -> tuple[Deal, ...]:
+    return tuple(Deal(kind, card.number, seat) for card in deck)
+
+
 def card_of(ref: CardRef) -> ParkCard:
     kind, number = ref
     if kind == "park":
@@ -252,9 +267,10 @@ _SIDES = {
     for r, c in SHEET_CELLS
 }
 
-# An opening: a ray's number, its start point and axis, and the steps of the cuts along it that can be made.
-Opening = tuple[int, Point, str, tuple[CutStep, ...]]
-_OPENINGS: dict[tuple[frozenset[Cell], frozenset[Segment], frozenset[Point]], tuple[Opening, ...]] = {}
+# An opening: a ray's start point and axis, and the steps of the cuts along it that can be made now. A sheet's
+# openings are kept by ray number, in the order cuts are listed (shared by every state with that sheet).
+Opening = tuple[Point, str, tuple[CutStep, ...]]
+_OPENINGS: dict[tuple[frozenset[Cell], frozenset[Segment], frozenset[Point]], dict[int, Opening]] = {}
 OPENINGS_KEPT = 4096  # sheets whose openings are remembered; the oldest are forgotten first
 
 
@@ -327,7 +343,7 @@ class SheetCuts:
                 )
         return None
 
-    def openings(self, before: SheetCuts | None = None) -> tuple[Opening, ...]:
+    def openings(self, before: SheetCuts | None = None) -> dict[int, Opening]:
         """From every start point in every direction, in the order cuts are listed, the cuts along lines between
         two squares of the sheet that are not cut, whatever the round. `before`, this sheet before a cut or
         before a part came free, saves walking the whole sheet: squares only leave and lines only get cut, so
@@ -339,31 +355,33 @@ class SheetCuts:
         if found is not None:
             return found
         known = None if before is None else _OPENINGS.get((before.cells, before.cuts, before.ends))
-        opened: dict[int, Opening] = {}
         if known is None or before is None:
+            opened: dict[int, Opening] = {}
             starts = [point for point in LATTICE if self.is_start(point)]
         else:
-            opened = {opening[0]: opening for opening in known}
+            opened = known.copy()
             gone = before.cells - cells if len(before.cells) != len(cells) else frozenset()
             lost = list(cuts - before.cuts)
             lost += [side for cell in gone for side in _SIDES[cell]]
             for line in lost:
                 for ray, step in _CROSSING.get(line, ()):
                     opening = opened.get(ray)
-                    if opening is not None and len(opening[3]) > step:
+                    if opening is not None and len(opening[2]) > step:
                         if step:
-                            opened[ray] = (ray, opening[1], opening[2], opening[3][:step])
+                            opened[ray] = (opening[0], opening[1], opening[2][:step])
                         else:
                             del opened[ray]
             corners = {(r + dr, c + dc) for r, c in gone for dr in (0, 1) for dc in (0, 1)}
             starts = [point for point in (ends - before.ends) | corners if not before.is_start(point)]
+        added = False
         for point in starts:
             for ray in _RAYS_FROM[point]:
                 _, axis, steps = _RAYS[ray]
                 run = _open(cells, cuts, steps)
                 if run:
-                    opened[ray] = (ray, point, axis, steps[:run])
-        found = tuple(opened[ray] for ray in sorted(opened)) if starts else tuple(opened.values())
+                    opened[ray] = (point, axis, steps[:run])
+                    added = True
+        found = {ray: opened[ray] for ray in sorted(opened)} if added and known is not None else opened
         if len(_OPENINGS) >= OPENINGS_KEPT:
             del _OPENINGS[next(iter(_OPENINGS))]
         _OPENINGS[key] = found
@@ -376,7 +394,7 @@ class SheetCuts:
         for start, end, axis in self.round_cuts:
             round_ends[axis].update((start, end))
         found: list[Cut] = []
-        for _, point, axis, steps in self.openings():
+        for point, axis, steps in self.openings().values():
             blocked = round_ends[axis]
             if point in blocked:
                 continue
@@ -387,11 +405,15 @@ class SheetCuts:
                         return found
         return found
 
-    def may_free(self, cut: Cut) -> bool:
-        """Whether `cut` can cut a part off: only if a point past its start is on the sheet's boundary or on an
-        earlier cut (a cut that ends in the open leaves the sheet in one piece)."""
+    def closing_steps(self, cut: Cut) -> list[int]:
+        """The steps of `cut` (counted from 1) that end on the sheet's boundary or on an earlier cut. Each one
+        cuts the sheet in two there; a cut with none leaves the sheet in one piece."""
         cuts = self.cuts
-        return any(self.is_start(point) or any(line in cuts for line in _LINES_AT[point]) for point in cut.points[1:])
+        return [
+            step
+            for step, point in enumerate(cut.points[1:], 1)
+            if self.is_start(point) or any(line in cuts for line in _LINES_AT[point])
+        ]
 
 
 # ----- what a placement needs -----------------------------------------------------------------------
@@ -540,13 +562,13 @@ class ClipCutParks(State):
             if -1 in self.sheet_number:
                 torn = set(self.sheet_number)
                 seat = self.sheet_number.index(-1)
-                return UniformChoice(tuple(TearSheet(seat, k) for k in range(1, PAD_SIZE + 1) if k not in torn))
+                return UniformChoice(tuple(tear for tear in _tears(seat) if tear.sheet not in torn))
             seat, kind = self._next_deal()
             dealt = {ref for seat_cards in self._all_cards() for ref in seat_cards}
             deck = grand_park_cards() if kind == "grand" else park_cards()
-            return UniformChoice(tuple(Deal(kind, c.number, seat) for c in deck if (kind, c.number) not in dealt))
+            return UniformChoice(tuple(deal for deal in _deals(deck, kind, seat) if (kind, deal.card) not in dealt))
         if self.phase == "roll":
-            return UniformChoice(tuple(Roll(face) for face in range(1, len(DIE_FACES) + 1)))
+            return _ROLL
         return None
 
     def _all_cards(self) -> list[list[CardRef]]:
@@ -612,7 +634,7 @@ class ClipCutParks(State):
         else:
             self.to_cut[seat].remove(cut.length)
             self.resume[seat] = "cut"
-        pieces = parts(self.sheet[seat], self.cuts[seat]) if before.may_free(cut) else [self.sheet[seat]]
+        pieces = self._pieces(seat, before.closing_steps(cut), points)
         largest = max(len(piece) for piece in pieces)
         tied = tuple(piece for piece in pieces if len(piece) == largest)
         if len(pieces) == 1:
@@ -623,6 +645,18 @@ class ClipCutParks(State):
         else:
             self._split(seat, pieces, tied[0])
         self.cutting(seat).openings(before)
+
+    def _pieces(self, seat: int, closing: list[int], points: list[Point]) -> list[frozenset[Cell]]:
+        """The parts of a seat's sheet after a cut along `points` closed it at the `closing` steps, as `parts`
+        gives them. With one closing step the part cut off is found from the two sides of that step alone."""
+        sheet, cuts = self.sheet[seat], self.cuts[seat]
+        if not closing:
+            return [sheet]
+        if len(closing) > 1:
+            return parts(sheet, cuts)
+        a, b = edge_between(points[closing[0] - 1], points[closing[0]])
+        part = smaller_part(sheet, cuts, a, b)
+        return [sheet] if part is None else sorted((part, sheet - part), key=min)
 
     def _split(self, seat: int, pieces: list[frozenset[Cell]], kept: frozenset[Cell]) -> None:
         """The kept part stays the sheet; every other part comes free as a section to build."""
