@@ -15,6 +15,7 @@ from cliplab.grid.geometry import (
     rectangle,
     segment,
     segment_points,
+    smaller_part,
     step,
 )
 from cliplab.grid.polyomino import (
@@ -57,5 +58,6 @@ __all__ = [
     "render",
     "segment",
     "segment_points",
+    "smaller_part",
     "step",
 ]

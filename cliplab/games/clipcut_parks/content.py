@@ -99,10 +99,16 @@ class Sheet:
 
     number: int
     squares: tuple[tuple[Square, ...], ...]
+    _hash: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if len(self.squares) != SHEET_ROWS or any(len(row) != SHEET_COLS for row in self.squares):
             raise ValueError(f"a sheet has {SHEET_ROWS} rows of {SHEET_COLS} squares")
+        object.__setattr__(self, "_hash", hash((self.number, self.squares)))
+
+    def __hash__(self) -> int:
+        # Worked out once: the rules look a sheet's squares up by the sheet on every placement.
+        return self._hash
 
     def square(self, cell: Cell) -> Square:
         r, c = cell
@@ -152,10 +158,17 @@ class ParkCard:
     bonus: str
     _requirements: dict[Cell, str] = field(init=False, repr=False, compare=False)
     _cells: frozenset[Cell] = field(init=False, repr=False, compare=False)
+    _hash: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_requirements", dict(self.spaces))
         object.__setattr__(self, "_cells", frozenset(self._requirements))
+        fields = (self.kind, self.number, self.name, self.spaces, self.walkways, self.bonus)
+        object.__setattr__(self, "_hash", hash(fields))
+
+    def __hash__(self) -> int:
+        # Worked out once: the rules remember the fits of sections on each card by the card.
+        return self._hash
 
     @property
     def cells(self) -> frozenset[Cell]:
@@ -252,7 +265,7 @@ def _parse_walkways(raw: Any, spaces: Mapping[Cell, str]) -> list[tuple[Cell, ..
     owner: dict[Cell, int] = {}
     for w, entry in enumerate(raw, start=1):
         if not isinstance(entry, str):
-            raise ValueError(f"walkway {w} must be a string like \"0,0 0,1\", not {type(entry).__name__}")
+            raise ValueError(f'walkway {w} must be a string like "0,0 0,1", not {type(entry).__name__}')
         cells: list[Cell] = []
         for token in entry.split():
             bits = token.split(",")
@@ -309,8 +322,7 @@ def _build_card(entry: Any, kind: str) -> ParkCard:
     if len(groups) > 1:
         starts = " and ".join(_at(min(group)) for group in groups)
         raise ValueError(
-            f"the spaces are not orthogonally connected: they form {len(groups)} separate groups"
-            f" (starting at {starts})"
+            f"the spaces are not orthogonally connected: they form {len(groups)} separate groups (starting at {starts})"
         )
     walkways = _parse_walkways(entry.get("walkways", []), spaces)
     r0 = min(r for r, _ in spaces)

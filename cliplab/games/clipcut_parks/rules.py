@@ -53,6 +53,7 @@ from cliplab.grid import (
     orient,
     parts,
     placements,
+    smaller_part,
 )
 
 from .content import (
@@ -194,6 +195,20 @@ class Score(Action):
     card: int
 
 
+# Chance's possible results, made once: every deal and tear of a game would otherwise make them again.
+_ROLL = UniformChoice(tuple(Roll(face) for face in range(1, len(DIE_FACES) + 1)))
+
+
+@lru_cache(maxsize=8)
+def _tears(seat: int) -> tuple[TearSheet, ...]:
+    return tuple(TearSheet(seat, k) for k in range(1, PAD_SIZE + 1))
+
+
+@lru_cache(maxsize=32)
+def _deals(deck: tuple[ParkCard, ...], kind: str, seat: int) -> tuple[Deal, ...]:
+    return tuple(Deal(kind, card.number, seat) for card in deck)
+
+
 def card_of(ref: CardRef) -> ParkCard:
     kind, number = ref
     if kind == "park":
@@ -212,6 +227,61 @@ def sheet_of(number: int) -> Sheet:
 
 
 # ----- cutting ----------------------------------------------------------------------------------------
+
+
+# What can be cut depends only on the squares left, the lines cut and the cut ends, and one cut changes it
+# little: each sheet's openings (per start point and direction, the cuts that stay on uncut lines between
+# squares of the sheet) are worked out once, from the sheet's openings before the cut where they are known,
+# and each call for legal cuts filters them by the lengths asked for and this round's cuts.
+
+MAX_CUT = max(length for lengths in (*DIE_FACES, BONUS_CUT_LENGTHS) for length in lengths)
+CutStep = tuple[Segment, Point, Cut]  # a cut's last step: the line it follows, the point it ends at, the cut
+
+
+def _rays() -> list[tuple[Point, str, tuple[CutStep, ...]]]:
+    """From each lattice point in each direction (in the order cuts are listed: LATTICE, then DIRS), the
+    cuts that stay within the frame, shortest first."""
+    rays = []
+    for point in LATTICE:
+        for direction in DIRS:
+            steps: list[CutStep] = []
+            here = point
+            while len(steps) < MAX_CUT and (here, direction) in _STEPS:
+                here, line = _STEPS[here, direction]
+                steps.append((line, here, Cut(len(steps) + 1, point[0], point[1], direction)))
+            rays.append((point, _AXIS[direction], tuple(steps)))
+    return rays
+
+
+_RAYS = _rays()
+_RAYS_FROM = {point: range(4 * index, 4 * index + 4) for index, point in enumerate(LATTICE)}
+_LINES_AT = {point: tuple(_RAYS[ray][2][0][0] for ray in rays if _RAYS[ray][2]) for point, rays in _RAYS_FROM.items()}
+# Each line's rays: (ray, step) for every ray whose step (counted from 0) follows that line.
+_CROSSING: dict[Segment, list[tuple[int, int]]] = {}
+for _ray, (_, _, _steps) in enumerate(_RAYS):
+    for _step, (_line, _, _) in enumerate(_steps):
+        _CROSSING.setdefault(_line, []).append((_ray, _step))
+# The four sides of each square as lines (a side on the sheet's edge is never cuttable and crosses no ray).
+_SIDES = {
+    (r, c): (((r - 1, c), (r, c)), ((r, c), (r + 1, c)), ((r, c - 1), (r, c)), ((r, c), (r, c + 1)))
+    for r, c in SHEET_CELLS
+}
+
+# An opening: a ray's start point and axis, and the steps of the cuts along it that can be made now. A sheet's
+# openings are kept by ray number, in the order cuts are listed (shared by every state with that sheet).
+Opening = tuple[Point, str, tuple[CutStep, ...]]
+_OPENINGS: dict[tuple[frozenset[Cell], frozenset[Segment], frozenset[Point]], dict[int, Opening]] = {}
+OPENINGS_KEPT = 4096  # sheets whose openings are remembered; the oldest are forgotten first
+
+
+def _open(cells: frozenset[Cell], cuts: frozenset[Segment], steps: tuple[CutStep, ...]) -> int:
+    """How many of `steps` follow lines between two squares of the sheet that are not cut yet."""
+    run = 0
+    for (a, b), _, _ in steps:
+        if a not in cells or b not in cells or (a, b) in cuts:
+            break
+        run += 1
+    return run
 
 
 class SheetCuts:
@@ -273,35 +343,77 @@ class SheetCuts:
                 )
         return None
 
+    def openings(self, before: SheetCuts | None = None) -> dict[int, Opening]:
+        """From every start point in every direction, in the order cuts are listed, the cuts along lines between
+        two squares of the sheet that are not cut, whatever the round. `before`, this sheet before a cut or
+        before a part came free, saves walking the whole sheet: squares only leave and lines only get cut, so
+        its openings only shorten where a line was cut or a square left, and the only new start points are the
+        new cut ends and the corners of the squares gone."""
+        cells, cuts, ends = self.cells, self.cuts, self.ends
+        key = (cells, cuts, ends)
+        found = _OPENINGS.get(key)
+        if found is not None:
+            return found
+        known = None if before is None else _OPENINGS.get((before.cells, before.cuts, before.ends))
+        if known is None or before is None:
+            opened: dict[int, Opening] = {}
+            starts = [point for point in LATTICE if self.is_start(point)]
+        else:
+            opened = known.copy()
+            gone = before.cells - cells if len(before.cells) != len(cells) else frozenset()
+            lost = list(cuts - before.cuts)
+            lost += [side for cell in gone for side in _SIDES[cell]]
+            for line in lost:
+                for ray, step in _CROSSING.get(line, ()):
+                    opening = opened.get(ray)
+                    if opening is not None and len(opening[2]) > step:
+                        if step:
+                            opened[ray] = (opening[0], opening[1], opening[2][:step])
+                        else:
+                            del opened[ray]
+            corners = {(r + dr, c + dc) for r, c in gone for dr in (0, 1) for dc in (0, 1)}
+            starts = [point for point in (ends - before.ends) | corners if not before.is_start(point)]
+        added = False
+        for point in starts:
+            for ray in _RAYS_FROM[point]:
+                _, axis, steps = _RAYS[ray]
+                run = _open(cells, cuts, steps)
+                if run:
+                    opened[ray] = (point, axis, steps[:run])
+                    added = True
+        found = {ray: opened[ray] for ray in sorted(opened)} if added and known is not None else opened
+        if len(_OPENINGS) >= OPENINGS_KEPT:
+            del _OPENINGS[next(iter(_OPENINGS))]
+        _OPENINGS[key] = found
+        return found
+
     def legal(self, lengths: Collection[int], first_only: bool = False) -> list[Cut]:
-        """Every legal cut of the given lengths (the same rules as cut_problem, walked one step at a time)."""
-        sheet, cut_already = self.cells, self.cuts
-        longest = max(lengths, default=0)
+        """Every legal cut of the given lengths (the same rules as `problem`), in the order of `openings`."""
         # End points of this round's cuts, per axis: a cut on the same axis may not touch them.
         round_ends: dict[str, set[Point]] = {"h": set(), "v": set()}
         for start, end, axis in self.round_cuts:
             round_ends[axis].update((start, end))
         found: list[Cut] = []
-        for point in LATTICE:
-            if not self.is_start(point):
+        for point, axis, steps in self.openings().values():
+            blocked = round_ends[axis]
+            if point in blocked:
                 continue
-            for direction in DIRS:
-                blocked = round_ends[_AXIS[direction]]
-                if point in blocked:
-                    continue
-                here = point
-                for length in range(1, longest + 1):
-                    step_to = _STEPS.get((here, direction))
-                    if step_to is None:
-                        break
-                    here, (a, b) = step_to
-                    if a not in sheet or b not in sheet or (a, b) in cut_already:
-                        break
-                    if length in lengths and here not in blocked:
-                        found.append(Cut(length, point[0], point[1], direction))
-                        if first_only:
-                            return found
+            for length, (_, end, cut) in enumerate(steps, 1):
+                if length in lengths and end not in blocked:
+                    found.append(cut)
+                    if first_only:
+                        return found
         return found
+
+    def closing_steps(self, cut: Cut) -> list[int]:
+        """The steps of `cut` (counted from 1) that end on the sheet's boundary or on an earlier cut. Each one
+        cuts the sheet in two there; a cut with none leaves the sheet in one piece."""
+        cuts = self.cuts
+        return [
+            step
+            for step, point in enumerate(cut.points[1:], 1)
+            if self.is_start(point) or any(line in cuts for line in _LINES_AT[point])
+        ]
 
 
 # ----- what a placement needs -----------------------------------------------------------------------
@@ -359,6 +471,32 @@ def placement_cost(
         if token is not None:
             need[token] = need.get(token, 0) + 1
     return need
+
+
+@lru_cache(maxsize=8192)
+def _fits_on(
+    sheet: Sheet,
+    section: int,
+    squares: tuple[Cell, ...],
+    card: ParkCard,
+    ref: CardRef,
+    free: frozenset[Cell],
+    flips: bool,
+) -> tuple[Fit, ...]:
+    """Every way to lay a section of `sheet` on these free spaces of a card that keeps its walkways whole, with
+    what each costs, whatever tokens are held. Remembered: while a player builds, only the card that a section
+    went onto has new free spaces, so the fits on the other cards are not worked out again."""
+    squares_seen = sheet_squares(sheet)
+    found = []
+    for placement in placements(squares, free, flips):
+        need = placement_cost(card, squares_seen, placement.mapping)
+        if need is None:
+            continue
+        transform = placement.transform
+        row, col = placement.offset
+        place = Place(section, ref[0], ref[1], row, col, transform.turns + 4 * transform.flipped)
+        found.append(Fit(place, placement.mapping, tuple(sorted(need.items()))))
+    return tuple(found)
 
 
 def tokens_spent(game: ClipCutParks, seat: int, place: Place) -> dict[str, int]:
@@ -424,13 +562,13 @@ class ClipCutParks(State):
             if -1 in self.sheet_number:
                 torn = set(self.sheet_number)
                 seat = self.sheet_number.index(-1)
-                return UniformChoice(tuple(TearSheet(seat, k) for k in range(1, PAD_SIZE + 1) if k not in torn))
+                return UniformChoice(tuple(tear for tear in _tears(seat) if tear.sheet not in torn))
             seat, kind = self._next_deal()
             dealt = {ref for seat_cards in self._all_cards() for ref in seat_cards}
             deck = grand_park_cards() if kind == "grand" else park_cards()
-            return UniformChoice(tuple(Deal(kind, c.number, seat) for c in deck if (kind, c.number) not in dealt))
+            return UniformChoice(tuple(deal for deal in _deals(deck, kind, seat) if (kind, deal.card) not in dealt))
         if self.phase == "roll":
-            return UniformChoice(tuple(Roll(face) for face in range(1, len(DIE_FACES) + 1)))
+            return _ROLL
         return None
 
     def _all_cards(self) -> list[list[CardRef]]:
@@ -485,6 +623,7 @@ class ClipCutParks(State):
         return self.cutting(seat).legal(self.lengths_to_cut(seat), first_only)
 
     def _cut(self, seat: int, cut: Cut) -> None:
+        before = self.cutting(seat)
         points = cut.points
         segments = {edge_between(p, q) for p, q in pairwise(points)}
         self.cuts[seat] = self.cuts[seat] | segments
@@ -495,17 +634,29 @@ class ClipCutParks(State):
         else:
             self.to_cut[seat].remove(cut.length)
             self.resume[seat] = "cut"
-        pieces = parts(self.sheet[seat], self.cuts[seat])
-        if len(pieces) == 1:
-            self.stage[seat] = self.resume[seat]
-            return
+        pieces = self._pieces(seat, before.closing_steps(cut), points)
         largest = max(len(piece) for piece in pieces)
         tied = tuple(piece for piece in pieces if len(piece) == largest)
-        if len(tied) > 1:
+        if len(pieces) == 1:
+            self.stage[seat] = self.resume[seat]
+        elif len(tied) > 1:
             self.stage[seat] = "keep"
             self.tied[seat] = tied
-            return
-        self._split(seat, pieces, tied[0])
+        else:
+            self._split(seat, pieces, tied[0])
+        self.cutting(seat).openings(before)
+
+    def _pieces(self, seat: int, closing: list[int], points: list[Point]) -> list[frozenset[Cell]]:
+        """The parts of a seat's sheet after a cut along `points` closed it at the `closing` steps, as `parts`
+        gives them. With one closing step the part cut off is found from the two sides of that step alone."""
+        sheet, cuts = self.sheet[seat], self.cuts[seat]
+        if not closing:
+            return [sheet]
+        if len(closing) > 1:
+            return parts(sheet, cuts)
+        a, b = edge_between(points[closing[0] - 1], points[closing[0]])
+        part = smaller_part(sheet, cuts, a, b)
+        return [sheet] if part is None else sorted((part, sheet - part), key=min)
 
     def _split(self, seat: int, pieces: list[frozenset[Cell]], kept: frozenset[Cell]) -> None:
         """The kept part stays the sheet; every other part comes free as a section to build."""
@@ -527,20 +678,15 @@ class ClipCutParks(State):
     def fits(self, seat: int, section: int, ref: CardRef | None = None) -> list[Fit]:
         """Every legal way to lay `section` on one face-up card (or on any of them)."""
         squares = self.sections[seat][section]
-        sheet = sheet_squares(sheet_of(self.sheet_number[seat]))
+        sheet = sheet_of(self.sheet_number[seat])
         held = self.tokens[seat]
         flips = self.option("allow_flip")
         found: list[Fit] = []
         for card_ref in self.face_up[seat] if ref is None else [ref]:
-            card = card_of(card_ref)
-            for placement in placements(squares, self.free_spaces(seat, card_ref), flips):
-                need = placement_cost(card, sheet, placement.mapping)
-                if need is None or any(held[token] < count for token, count in need.items()):
-                    continue
-                transform = placement.transform
-                row, col = placement.offset
-                place = Place(section, card_ref[0], card_ref[1], row, col, transform.turns + 4 * transform.flipped)
-                found.append(Fit(place, placement.mapping, tuple(sorted(need.items()))))
+            free = frozenset(self.free_spaces(seat, card_ref))
+            for fit in _fits_on(sheet, section, squares, card_of(card_ref), card_ref, free, flips):
+                if all(held[token] >= count for token, count in fit.cost):
+                    found.append(fit)
         return found
 
     def _build_actions(self, seat: int) -> list[Action]:
@@ -705,7 +851,9 @@ class ClipCutParks(State):
             self._cut(player, action)
         elif isinstance(action, Keep):
             kept = next(piece for piece in self.tied[player] if (action.row, action.col) in piece)
+            before = self.cutting(player)
             self._split(player, parts(self.sheet[player], self.cuts[player]), kept)
+            self.cutting(player).openings(before)
         elif isinstance(action, Place):
             self._place(player, action)
         elif isinstance(action, Crumple):
@@ -743,6 +891,20 @@ class ClipCutParks(State):
                 if sheet.problem(reverse) is None:
                     return reverse
         return action
+
+    def _is_legal(self, player: int, action: Action) -> bool:
+        # A cut, a placement or a crumpling is checked by the rules that list it, without listing the others.
+        stage = self.stage[player]
+        if isinstance(action, Cut) and stage in ("cut", "bonus") and _well_formed(action):
+            return action.length in self.lengths_to_cut(player) and self.cutting(player).problem(action) is None
+        if isinstance(action, Place | Crumple) and stage == "build" and action.section in self.pending[player]:
+            if isinstance(action, Crumple):
+                return self.option("voluntary_crumple") or not self.fits(player, action.section)
+            ref = (action.kind, action.card)
+            return ref in self.face_up[player] and any(
+                fit.action == action for fit in self.fits(player, action.section, ref)
+            )
+        return action in self._legal(player)
 
     def _why_illegal(self, player: int, action: Action) -> tuple[str, str]:
         from .explain import why_illegal
@@ -1128,6 +1290,11 @@ def _cut_texts(game: ClipCutParks, seat: int) -> dict[str, list[str]]:
                 length, here = length + 1, _STEPS[here, direction][0]
             earlier.append(str(Cut(length, start[0], start[1], direction)))
     return {"cuts": earlier, "round_cuts": this_round}
+
+
+def _well_formed(cut: Cut) -> bool:
+    """Whether a cut's fields are of the kinds the cutting rules work with (anything else is refused as unlisted)."""
+    return type(cut.length) is type(cut.row) is type(cut.col) is int and cut.direction in DIRECTIONS
 
 
 def _reaches(start: Point, end: Point, direction: str) -> bool:
