@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import re
 import signal
 import socket
 import subprocess
@@ -208,3 +210,42 @@ def test_a_restart_on_the_same_port_works_at_once(tmp_path: Path) -> None:
             _stop(again)
     finally:
         _stop(first)
+
+
+def _kernel_ids(voila: int) -> set[str]:
+    """The ids of the kernels running under the Voila server (from their connection files' names)."""
+    ids = set()
+    for pid in _children(voila):
+        found = re.search(r"kernel-([0-9a-f-]{36})\.json", Path(f"/proc/{pid}/cmdline").read_bytes().decode())
+        if found:
+            ids.add(found.group(1))
+    return ids
+
+
+def test_a_warm_kernel_handed_out_after_the_cull_time_waits_for_a_slow_page(
+    tmp_path: Path, page: Page, js_errors
+) -> None:
+    cull_after = 20  # Voila then checks every 5 s
+    port = _free_port()
+    process = _serve(tmp_path, f"--port={port}", f"--cull-after={cull_after}")
+    try:
+        _wait_listening(tmp_path, process, port)
+        (voila,) = _children(process.pid)
+        _kernels_settle(voila)
+        warm = _kernel_ids(voila)
+        time.sleep(cull_after + 2)  # the pool's kernels have now been idle for longer than the cull time
+        assert _kernel_ids(voila) == warm, "kernels waiting in the pool are never culled"
+
+        def connect_late(socket_route) -> None:  # a slow page: it connects to its kernel 12 s after the fetch
+            time.sleep(12)
+            socket_route.connect_to_server()
+
+        page.route_web_socket(re.compile(r"/api/kernels/[0-9a-f-]{36}/channels"), connect_late)
+        page.goto(f"http://127.0.0.1:{port}/voila/render/click_crack.ipynb", wait_until="commit", timeout=120_000)
+        js_errors.wait_for(page.locator(".tb-start"), timeout=120_000)
+        cells = page.locator("div.cl-grid g[data-kind='cell'][data-r]")
+        js_errors.wait_until(lambda: cells.count() == 25, "the floe's 25 tiles are drawn", timeout=60_000)
+        config = json.loads(page.locator("#jupyter-config-data").text_content() or "{}")
+        assert config["kernelId"] in warm, "the page was given a kernel from the warm pool"
+    finally:
+        _stop(process)
