@@ -89,8 +89,11 @@ def _render_teaching_page(notebook: Path) -> str:
     import nbformat
     from nbconvert import HTMLExporter
 
-    exporter = HTMLExporter(template_name="lab")
-    body, _resources = exporter.from_notebook_node(nbformat.read(notebook, as_version=4))
+    book = nbformat.read(notebook, as_version=4)
+    # The page's title is the lesson's first heading (nbconvert would say "Notebook").
+    headings = (line for cell in book.cells if cell.cell_type == "markdown" for line in cell.source.splitlines())
+    title = next((line.lstrip("#").strip() for line in headings if line.startswith("# ")), notebook.stem)
+    body, _resources = HTMLExporter(template_name="lab").from_notebook_node(book, {"metadata": {"name": title}})
     return str(body)
 
 

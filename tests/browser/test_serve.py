@@ -136,6 +136,13 @@ def test_with_a_token_requests_without_it_are_turned_away(tmp_path: Path) -> Non
         assert refused.value.code == 302 and "login" in refused.value.headers["Location"]
         with urllib.request.urlopen(f"{base}?token=classroom-secret", timeout=60) as answer:
             assert answer.status == 200
+        # The teaching pages are behind the same login.
+        teach = f"http://127.0.0.1:{port}/teach/click_crack"
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            opener.open(teach, timeout=30)
+        assert refused.value.code == 302 and "login" in refused.value.headers["Location"]
+        with urllib.request.urlopen(f"{teach}?token=classroom-secret", timeout=60) as answer:
+            assert answer.status == 200 and "Click &amp; Crack" in answer.read().decode()
     finally:
         _stop(process)
 
@@ -249,3 +256,36 @@ def test_a_warm_kernel_handed_out_after_the_cull_time_waits_for_a_slow_page(
         assert config["kernelId"] in warm, "the page was given a kernel from the warm pool"
     finally:
         _stop(process)
+
+
+def test_a_games_teaching_notebook_is_a_read_only_page(
+    served: RunningServer, page: Page, js_errors, artifacts_dir: Path
+) -> None:
+    # Offline and local only: the page's requests for scripts from a CDN are not sent at all.
+    page.route(re.compile(r"^https?://(?!127\.0\.0\.1[:/])"), lambda route: route.abort())
+    page.set_viewport_size({"width": 1280, "height": 720})
+    page.goto(f"{served.url}teach/click_crack", timeout=120_000)
+    heading = page.get_by_role("heading", name="Click & Crack, one rule at a time", level=1)
+    js_errors.wait_for(heading, timeout=60_000)
+    assert page.title() == "Click & Crack, one rule at a time"
+    assert "Every round each player picks two moves in secret" in page.locator("body").inner_text()
+    # The stored pictures of the board are drawn (decoded, with a size), not only present in the markup.
+    pictures = page.locator("img[src^='data:image/svg+xml']")
+    assert pictures.count() >= 10
+    picture = pictures.first
+    picture.scroll_into_view_if_needed()
+    assert picture.is_visible()
+    assert picture.evaluate("(img) => img.complete && img.naturalWidth > 100 && img.naturalHeight > 100")
+    assert "A live board: run the notebook to click on it." in page.locator("body").inner_text()
+    assert page.locator("textarea, [contenteditable='true'], input").count() == 0, "nothing on it can be edited"
+    page.screenshot(path=str(artifacts_dir / "teach-click_crack-1280x720.png"))
+
+
+def test_a_game_without_a_teaching_notebook_is_a_clear_404(served: RunningServer) -> None:
+    for game in ("no_such_game", "..%2Fdashboards%2Findex", "click_crack.ipynb"):
+        with pytest.raises(urllib.error.HTTPError) as missing:
+            urllib.request.urlopen(f"{served.url}teach/{game}", timeout=60)
+        assert missing.value.code == 404
+        said = missing.value.read().decode()
+        assert said.startswith("There is no teaching notebook for "), said
+        assert "the games are click_crack, clipcut_parks," in said
