@@ -284,7 +284,7 @@ class MemoryWatch(threading.Thread):
         self.alive = 0  # kernel processes at the last sample
         self.alive_kib = 0  # their RSS together at the last sample
         self.most_alive = 0  # the most kernel processes seen at one moment
-        self.cpu_s = 0.0  # CPU time of the kernel processes alive at the last sample, together
+        self.cpu_s = 0.0  # CPU time of the Voila server and its kernels alive at the last sample, together
         self.stopping = threading.Event()
 
     def sample(self) -> None:
@@ -301,9 +301,9 @@ class MemoryWatch(threading.Thread):
                 cpu = child.cpu_times()
             except (psutil.Error, OSError):
                 continue
+            cpu_s += cpu.user + cpu.system
             if "ipykernel" in cmdline:
                 alive += 1
-                cpu_s += cpu.user + cpu.system
                 found = re.search(r"kernel-([0-9a-f-]{36})\.json", cmdline)
                 if found:
                     self.kernels[found.group(1)] = max(self.kernels.get(found.group(1), 0), _kib(status, "VmHWM"))
@@ -315,12 +315,13 @@ class MemoryWatch(threading.Thread):
         self.most_alive = max(self.most_alive, alive)
 
     async def pool_ready(self, size: int, timeout: float = 600.0, quiet_s: float = 4.0) -> float:
-        """Wait until at least `size` kernels run and none has worked for quiet_s seconds; the seconds waited."""
+        """Wait until at least `size` kernels run and neither they nor the server have worked for quiet_s seconds
+        (the server renders each kernel's notebook); the seconds waited."""
         started = time.monotonic()
         last_cpu, quiet_since = -1.0, time.monotonic()
         while time.monotonic() - started < timeout:
             self.sample()
-            if self.alive < size or self.cpu_s - last_cpu > 0.05 * quiet_s:
+            if self.alive < size or self.cpu_s - last_cpu > 0.1 * quiet_s:  # a tenth of a core: idle
                 last_cpu, quiet_since = self.cpu_s, time.monotonic()
             elif time.monotonic() - quiet_since >= quiet_s:
                 return time.monotonic() - started

@@ -134,6 +134,10 @@ def _interrupt(signum: int, frame: object) -> None:
 
 def serve(args: argparse.Namespace) -> int:
     folder = dashboards_folder()
+    pool = parse_pool(args.pool)
+    unknown = sorted(set(pool[1]) - {book.stem for book in folder.glob("*.ipynb")})
+    if unknown:
+        raise SystemExit(f"cliplab serve: --pool names no dashboard called {', '.join(unknown)}")
     _check_exposure(args.ip, args.token)
     _check_port(args.ip, args.port)
     token = None
@@ -141,10 +145,6 @@ def serve(args: argparse.Namespace) -> int:
         token = args.token or secrets.token_urlsafe(16)
     # The server root leads to the gallery, so this short address is the one a class types.
     url = f"http://{args.ip}:{args.port}/" + (f"?token={token}" if token else "")
-    pool = parse_pool(args.pool)
-    unknown = sorted(set(pool[1]) - {book.stem for book in folder.glob("*.ipynb")})
-    if unknown:
-        raise SystemExit(f"cliplab serve: --pool names no dashboard called {', '.join(unknown)}")
     process = subprocess.Popen(voila_command(folder, args.ip, args.port, token, args.cull_after, pool))
     # A plain `kill` (SIGTERM) of this command stops Voila the same way as Ctrl-C. SIGINT is named too:
     # a shell that starts a command in the background (`&`) hands it down ignored.

@@ -172,13 +172,14 @@ def _kernels_settle(voila: int, timeout: float = 120) -> int:
 
 def test_pages_fetched_and_left_give_their_kernels_back(tmp_path: Path) -> None:
     port = _free_port()
-    process = _serve(tmp_path, f"--port={port}", "--cull-after=4")
+    process = _serve(tmp_path, f"--port={port}", "--cull-after=4", "--pool=click_crack=2")
     try:
         _wait_listening(tmp_path, process, port)
         (voila,) = _children(process.pid)
         pool = _kernels_settle(voila)
-        assert pool == len(list((REPO_ROOT / "notebooks" / "dashboards").glob("*.ipynb"))), "one warm kernel a page"
-        for _ in range(3):  # fetched, never opened: no page will ever connect to these kernels
+        pages = len(list((REPO_ROOT / "notebooks" / "dashboards").glob("*.ipynb")))
+        assert pool == pages + 1, "one warm kernel a page, two for Click & Crack"
+        for _ in range(3):  # fetched, never opened: no page will ever connect to these kernels (2 warm, 1 cold)
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/voila/render/click_crack.ipynb", timeout=120):
                 pass
         assert len(_children(voila)) > pool
@@ -289,3 +290,51 @@ def test_a_game_without_a_teaching_notebook_is_a_clear_404(served: RunningServer
         said = missing.value.read().decode()
         assert said.startswith("There is no teaching notebook for "), said
         assert "the games are click_crack, clipcut_parks," in said
+
+
+def test_an_open_page_keeps_its_kernel_and_a_closed_one_gives_it_back(tmp_path: Path, page: Page, js_errors) -> None:
+    cull_after = 6
+    port = _free_port()
+    process = _serve(tmp_path, f"--port={port}", f"--cull-after={cull_after}")
+    try:
+        _wait_listening(tmp_path, process, port)
+        (voila,) = _children(process.pid)
+        pool = _kernels_settle(voila)
+        page.goto(f"http://127.0.0.1:{port}/voila/render/click_crack.ipynb", wait_until="commit", timeout=120_000)
+        js_errors.wait_for(page.locator(".tb-start"), timeout=120_000)
+        kernel = json.loads(page.locator("#jupyter-config-data").text_content() or "{}")["kernelId"]
+        time.sleep(3 * cull_after)  # idle all along, but the page is connected
+        assert kernel in _kernel_ids(voila), "an open page keeps its kernel however long it is idle"
+        page.goto("about:blank")  # the tab is closed, as far as the server can tell
+        deadline = time.monotonic() + 120
+        while kernel in _kernel_ids(voila) and time.monotonic() < deadline:
+            time.sleep(0.5)
+        assert kernel not in _kernel_ids(voila), "the closed page's kernel was ended"
+        assert _kernels_settle(voila) == pool, "the warm pool is full again and nothing else is left"
+    finally:
+        _stop(process)
+
+
+@pytest.mark.parametrize(
+    ("pool", "said"),
+    [
+        ("many", "--pool 'many' is neither N nor DASHBOARD=N"),
+        ("click_crack=", "--pool 'click_crack=' is neither N nor DASHBOARD=N"),
+        ("../index=3", "--pool '../index=3' is neither N nor DASHBOARD=N"),
+        ("chess=3", "--pool names no dashboard called chess"),
+    ],
+)
+def test_a_wrong_pool_size_is_refused_before_anything_starts(pool: str, said: str) -> None:
+    from cliplab.cli import main
+
+    with pytest.raises(SystemExit, match=re.escape(said)):
+        main(["serve", f"--pool={pool}", f"--port={_free_port()}"])
+
+
+def test_pool_sizes_reach_voila() -> None:
+    from cliplab.cli import parse_pool, voila_command
+
+    assert parse_pool([]) == (1, {})
+    assert parse_pool(["2", "click_crack=30", "compare=0"]) == (2, {"click_crack": 30, "compare": 0})
+    command = voila_command(Path("/d"), "127.0.0.1", 1, None, pool=(2, {"click_crack": 30}))
+    assert "--pool_size=2" in command and "--GalleryVoila.pool_sizes=click_crack.ipynb=30" in command
