@@ -1,17 +1,23 @@
 """How `cliplab serve` holds up when a class opens the Click & Crack dashboard at the same moment.
 
-One run starts `cliplab serve` on a free port (private Jupyter folders, this checkout), then drives the
-system Chromium, headless, through Playwright: one browser, one context per person.
+One run starts `cliplab serve` on a free port (private Jupyter folders, this checkout; --pool and
+--cull-after are passed on), waits until its warm kernels are ready, then drives the system Chromium,
+headless, through Playwright: one browser, one context per person.
 
 1. One page alone: load the dashboard (/voila/render/click_crack.ipynb, on the shared table app), seat a
    person and two random bots, start, and make --actions state-changing clicks (whatever the game asks:
    a bot step, a hand-over, "Lock in", push and break choices, a highlighted point on the floe: a
    placement or a penguin to carry out a tile; a new game if one ends). With --actions 0 the page only
    opens and starts a game.
+   Then the run waits for the warm pool to be full again, as it would be between two visitors.
 2. --pages pages at once (default 10) doing the same.
-3. Every page closed, as a person closes a tab: the page's kernel must end (the page asks Voila to shut it
-   down; `cliplab serve` also culls kernels left idle). The run waits up to --settle seconds for the
-   kernels to go back to the warm pool.
+3. Every page closed, as a person closes a tab: the page's kernel must end (`cliplab serve` culls a
+   kernel no page is connected to after --cull-after seconds). The run waits up to --settle seconds for
+   the kernels to go back to the warm pool's size.
+
+The warm pool is ready when as many kernels as the pool holds are running and none of them has used more
+than a little CPU time for a few seconds (each has run its notebook). Voila says "Kernel pool ... is
+filled" only at log level INFO, and `cliplab serve` logs at WARN.
 
 Measured in the page (so Playwright's own overhead is not counted):
   time to ready   navigation start -> the dashboard's "Start game" button is on screen;
@@ -27,22 +33,20 @@ process's own peak; and a heartbeat: a GET of the server's root every second, no
 to the gallery (a render of a notebook starts a kernel, which would stay until culled), all of which must
 answer 302.
 
-It also counts Voila's "Timeout waiting for IOPub output" warnings. Voila runs the dashboard notebook
-for each visitor and waits only nbclient's iopub_timeout (4 s) for a cell's output after the cell has
-run; when many kernels start at once on a small machine the output showing the dashboard can come later,
-is dropped, and that visitor gets a page without the dashboard. --iopub-timeout S sets a longer wait in
-the run's private voila.json, to compare with `cliplab serve` as it ships.
+It also counts Voila's "Timeout waiting for IOPub output" warnings (a cell's output that came later than
+Voila waited for is dropped, and that visitor gets a page without the dashboard), and prints the
+machine's load average as the crowd starts and once it is served.
 
 Traffic stays on 127.0.0.1: the page's requests to other hosts (a CDN for icon fonts) are aborted.
 
-    .venv/bin/python bench/serve_load.py [--pages N] [--actions N] [--settle S] [--iopub-timeout S]
+    .venv/bin/python bench/serve_load.py [--pages N] [--actions N] [--settle S] [--pool N | DASHBOARD=N ...]
+                                         [--cull-after S]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import math
 import os
 import re
@@ -61,6 +65,8 @@ from typing import Any
 import psutil
 from playwright.async_api import Browser, Page, async_playwright
 from playwright.async_api import TimeoutError as PlaywrightTimeout
+
+from cliplab.cli import DEFAULT_CULL_AFTER, parse_pool
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = "/usr/bin/chromium"
@@ -185,17 +191,13 @@ def _private_env(home: Path) -> dict[str, str]:
     return env
 
 
-def start_server(home: Path, iopub_timeout: int | None) -> tuple[subprocess.Popen[bytes], int, Path]:
+def start_server(home: Path, options: list[str]) -> tuple[subprocess.Popen[bytes], int, Path]:
     port = _free_port()
     log_path = home / "serve.log"
     env = _private_env(home / "jupyter")
-    if iopub_timeout is not None:
-        # Voila reads voila.json from the Jupyter config folder; its executor is nbclient's NotebookClient.
-        settings = {"VoilaExecutor": {"iopub_timeout": iopub_timeout}}
-        (home / "jupyter" / "config" / "voila.json").write_text(json.dumps(settings))
     with log_path.open("wb") as log:
         process = subprocess.Popen(
-            [sys.executable, "-m", "cliplab.cli", "serve", f"--port={port}"],
+            [sys.executable, "-m", "cliplab.cli", "serve", f"--port={port}", *options],
             cwd=REPO_ROOT,
             env=env,
             stdin=subprocess.DEVNULL,
@@ -225,8 +227,11 @@ def stop_server(process: subprocess.Popen[bytes]) -> None:
             process.wait(timeout=20)
 
 
-def pool_fills(log_path: Path) -> int:
-    return log_path.read_text(errors="replace").count("Kernel pool of click_crack.ipynb is filled")
+def pool_size(pool: list[str]) -> int:
+    """How many warm kernels `cliplab serve --pool ...` keeps: its pool over every dashboard."""
+    every, named = parse_pool(pool)
+    dashboards = [book.stem for book in (REPO_ROOT / "notebooks" / "dashboards").glob("*.ipynb")]
+    return sum(named.get(name, every) for name in dashboards)
 
 
 # --------------------------------------------------------------------------- watchers (threads)
@@ -279,10 +284,12 @@ class MemoryWatch(threading.Thread):
         self.alive = 0  # kernel processes at the last sample
         self.alive_kib = 0  # their RSS together at the last sample
         self.most_alive = 0  # the most kernel processes seen at one moment
+        self.cpu_s = 0.0  # CPU time of the Voila server and its kernels alive at the last sample, together
         self.stopping = threading.Event()
 
     def sample(self) -> None:
         together = alive = 0
+        cpu_s = 0.0
         try:
             children = self.serve.children(recursive=True)
         except psutil.Error:
@@ -291,8 +298,10 @@ class MemoryWatch(threading.Thread):
             try:
                 cmdline = " ".join(child.cmdline())
                 status = Path(f"/proc/{child.pid}/status").read_text()
+                cpu = child.cpu_times()
             except (psutil.Error, OSError):
                 continue
+            cpu_s += cpu.user + cpu.system
             if "ipykernel" in cmdline:
                 alive += 1
                 found = re.search(r"kernel-([0-9a-f-]{36})\.json", cmdline)
@@ -302,8 +311,22 @@ class MemoryWatch(threading.Thread):
             elif "voila" in cmdline:
                 self.server_kib = max(self.server_kib, _kib(status, "VmHWM"))
         self.together_kib = max(self.together_kib, together)
-        self.alive, self.alive_kib = alive, together
+        self.alive, self.alive_kib, self.cpu_s = alive, together, cpu_s
         self.most_alive = max(self.most_alive, alive)
+
+    async def pool_ready(self, size: int, timeout: float = 600.0, quiet_s: float = 4.0) -> float:
+        """Wait until at least `size` kernels run and neither they nor the server have worked for quiet_s seconds
+        (the server renders each kernel's notebook); the seconds waited."""
+        started = time.monotonic()
+        last_cpu, quiet_since = -1.0, time.monotonic()
+        while time.monotonic() - started < timeout:
+            self.sample()
+            if self.alive < size or self.cpu_s - last_cpu > 0.1 * quiet_s:  # a tenth of a core: idle
+                last_cpu, quiet_since = self.cpu_s, time.monotonic()
+            elif time.monotonic() - quiet_since >= quiet_s:
+                return time.monotonic() - started
+            await asyncio.sleep(0.5)
+        raise SystemExit(f"the warm pool never settled: {self.alive} of {size} kernels after {timeout:.0f} s")
 
     def run(self) -> None:
         while not self.stopping.is_set():
@@ -444,8 +467,10 @@ def mib(kib: float) -> str:
 
 
 async def run(args: argparse.Namespace) -> int:
+    options = [f"--pool={size}" for size in args.pool] + [f"--cull-after={args.cull_after}"]
+    pool = pool_size(args.pool)
     with tempfile.TemporaryDirectory(prefix="cliplab-serve-load-") as tmp:
-        process, port, log_path = start_server(Path(tmp), args.iopub_timeout)
+        process, port, log_path = start_server(Path(tmp), options)
         base = f"http://127.0.0.1:{port}/"
         heartbeat, memory = Heartbeat(base), MemoryWatch(process.pid)
         heartbeat.start()
@@ -453,28 +478,26 @@ async def run(args: argparse.Namespace) -> int:
         try:
             async with async_playwright() as playwright:
                 browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-                progress(f"server on port {port}; one page alone")
+                waited = await memory.pool_ready(pool)
+                progress(f"server on port {port}; its {pool} warm kernels ready after {waited:.0f} s; one page alone")
                 # 1. One page alone.
-                fills = pool_fills(log_path)
                 alone = [await play(browser, base, "alone", args.actions, 0)]
                 memory.sample()
                 alone_kernels = {v.kernel: memory.kernels.get(v.kernel or "", 0) for v in alone}
                 await close_all(browser)
-                # Let Voila refill its kernel pool, as it would between two visitors.
-                deadline = time.monotonic() + 180
-                while pool_fills(log_path) <= fills and time.monotonic() < deadline:
-                    await asyncio.sleep(1)
-                await asyncio.sleep(5)
-                memory.sample()
+                # The pool refills (the closed page's kernel may still wait to be culled).
+                await memory.pool_ready(pool)
                 counts = KernelCounts(memory.alive, memory.alive_kib)
                 memory.most_alive = memory.alive
-                progress(f"{args.pages} pages at once ({counts.before} kernels running)")
+                load_before = os.getloadavg()[0]
+                progress(f"{args.pages} pages at once ({counts.before} kernels running, load {load_before:.1f})")
                 # 2. N pages at once.
                 started = time.monotonic()
                 crowd = await asyncio.gather(
                     *(play(browser, base, f"page {k + 1}", args.actions, k + 1) for k in range(args.pages))
                 )
                 crowd_seconds = time.monotonic() - started
+                load_served = os.getloadavg()[0]
                 memory.sample()
                 crowd_kernels = {v.kernel: memory.kernels.get(v.kernel or "", 0) for v in crowd}
                 counts.most, counts.most_kib = memory.most_alive, memory.together_kib
@@ -484,7 +507,7 @@ async def run(args: argparse.Namespace) -> int:
                 closed = time.monotonic()
                 while time.monotonic() - closed < args.settle:
                     memory.sample()
-                    if memory.alive <= counts.before:
+                    if memory.alive <= pool:
                         break
                     await asyncio.sleep(1)
                 counts.after, counts.after_kib = memory.alive, memory.alive_kib
@@ -501,14 +524,15 @@ async def run(args: argparse.Namespace) -> int:
     print_table(args, alone, crowd, crowd_seconds, alone_kernels, crowd_kernels, heartbeat, memory)
     print(
         f"Kernel processes (their RSS together): {counts.before} ({mib(counts.before_kib)} MiB) before the pages "
-        f"opened, at most {counts.most} ({mib(counts.most_kib)} MiB) while they were open, {counts.after} "
-        f"({mib(counts.after_kib)} MiB) {counts.settled_s:.0f} s after they closed."
+        f"opened (the warm pool holds {pool}), at most {counts.most} "
+        f"({mib(counts.most_kib)} MiB) while they were open, {counts.after} ({mib(counts.after_kib)} MiB) "
+        f"{counts.settled_s:.0f} s after they closed (--cull-after {args.cull_after})."
     )
-    setting = f"{args.iopub_timeout} s (voila.json)" if args.iopub_timeout else "4 s (nbclient's default)"
-    print(f'Voila warnings "Timeout waiting for IOPub output": {iopub_timeouts} (iopub_timeout {setting}).')
+    print(f"Load average: {load_before:.1f} as the pages opened, {load_served:.1f} once they were served.")
+    print(f'Voila warnings "Timeout waiting for IOPub output": {iopub_timeouts}.')
     errors = [f"{v.name}: {e}" for v in [*alone, *crowd] for e in v.errors]
-    if counts.after > counts.before:
-        errors.append(f"after the pages closed: {counts.after - counts.before} kernels more than before they opened")
+    if counts.after > pool:
+        errors.append(f"after the pages closed: {counts.after} kernels, more than the pool's {pool}")
     short = [v.name for v in [*alone, *crowd] if len(v.clicks) < args.actions]
     beats_bad = [r for r in heartbeat.results if r[0] != 302]
     for line in errors:
@@ -584,10 +608,17 @@ def main() -> int:
         "--settle", type=float, default=180.0, help="seconds to wait for the kernels to go once the pages close"
     )
     parser.add_argument(
-        "--iopub-timeout",
+        "--pool",
+        action="append",
+        default=[],
+        metavar="N or DASHBOARD=N",
+        help="passed to `cliplab serve --pool` (default: its own, 1 warm kernel per dashboard)",
+    )
+    parser.add_argument(
+        "--cull-after",
         type=int,
-        default=None,
-        help="seconds Voila waits for a cell's output after it ran (default: leave `cliplab serve` as it is)",
+        default=DEFAULT_CULL_AFTER,
+        help=f"passed to `cliplab serve --cull-after` (default {DEFAULT_CULL_AFTER})",
     )
     args = parser.parse_args()
     if args.pages < 1 or args.actions < 0:

@@ -35,6 +35,28 @@ def dashboards_folder() -> Path:
     raise SystemExit("cliplab serve: no dashboards found (looked for notebooks/dashboards/index.ipynb)")
 
 
+def teach_folder(dashboards: Path) -> Path:
+    """The teaching notebooks that come with these dashboards: notebooks/teach beside them, or the wheel's copy."""
+    return dashboards.parent / ("_teach" if dashboards.name == "_dashboards" else "teach")
+
+
+def parse_pool(sizes: Sequence[str]) -> tuple[int, dict[str, int]]:
+    """`--pool` values: `N` warm kernels for every dashboard, `NAME=N` for one (named without .ipynb).
+
+    Returns the size for every dashboard (1 unless given) and the sizes of the named ones.
+    """
+    every, named = 1, {}
+    for size in sizes:
+        name, _, count = size.rpartition("=")
+        if not count.isdigit() or not (name == "" or name.isidentifier()):
+            raise SystemExit(f"cliplab serve: --pool {size!r} is neither N nor DASHBOARD=N (a whole number of kernels)")
+        if name:
+            named[name] = int(count)
+        else:
+            every = int(count)
+    return every, named
+
+
 def _check_port(ip: str, port: int) -> None:
     with socket.socket() as probe:
         # As the server itself does: connections of a server that just stopped (TIME-WAIT) do not count.
@@ -56,13 +78,20 @@ def _check_exposure(ip: str, token: str | None) -> None:
 
 
 def voila_command(
-    folder: Path, ip: str, port: int, token: str | None, cull_after: int = DEFAULT_CULL_AFTER
+    folder: Path,
+    ip: str,
+    port: int,
+    token: str | None,
+    cull_after: int = DEFAULT_CULL_AFTER,
+    pool: tuple[int, dict[str, int]] = (1, {}),
 ) -> list[str]:
     """Voila over the dashboards with safe defaults: no sources, no tracebacks, kernels warmed ahead.
 
-    Its root leads to the gallery (cliplab.ui.voila_server), and its own banner, which names the root, is
-    left out so that the one address printed is the gallery's.
+    Its root leads to the gallery, the teaching notebooks are at /teach/<game> (cliplab.ui.voila_server),
+    and its own banner, which names the root, is left out so that the one address printed is the gallery's.
+    `pool` is what parse_pool returns: how many warm kernels each dashboard keeps ready.
     """
+    every, named = pool
     return [
         sys.executable,
         "-m",
@@ -75,7 +104,9 @@ def voila_command(
         "--strip_sources=True",
         "--show_tracebacks=False",
         "--preheat_kernel=True",
-        "--pool_size=1",
+        f"--pool_size={every}",
+        *(f"--GalleryVoila.pool_sizes={name}.ipynb={size}" for name, size in named.items()),
+        f"--GalleryVoila.teach_dir={teach_folder(folder)}",
         # Voila drops a cell's output after 4 s by default; under a class's load kernels answer later.
         "--VoilaExecutor.iopub_timeout=60",
         "--Voila.log_level=WARN",
@@ -103,6 +134,10 @@ def _interrupt(signum: int, frame: object) -> None:
 
 def serve(args: argparse.Namespace) -> int:
     folder = dashboards_folder()
+    pool = parse_pool(args.pool)
+    unknown = sorted(set(pool[1]) - {book.stem for book in folder.glob("*.ipynb")})
+    if unknown:
+        raise SystemExit(f"cliplab serve: --pool names no dashboard called {', '.join(unknown)}")
     _check_exposure(args.ip, args.token)
     _check_port(args.ip, args.port)
     token = None
@@ -110,9 +145,11 @@ def serve(args: argparse.Namespace) -> int:
         token = args.token or secrets.token_urlsafe(16)
     # The server root leads to the gallery, so this short address is the one a class types.
     url = f"http://{args.ip}:{args.port}/" + (f"?token={token}" if token else "")
-    process = subprocess.Popen(voila_command(folder, args.ip, args.port, token, args.cull_after))
-    # A plain `kill` (SIGTERM) of this command stops Voila the same way as Ctrl-C.
+    process = subprocess.Popen(voila_command(folder, args.ip, args.port, token, args.cull_after, pool))
+    # A plain `kill` (SIGTERM) of this command stops Voila the same way as Ctrl-C. SIGINT is named too:
+    # a shell that starts a command in the background (`&`) hands it down ignored.
     signal.signal(signal.SIGTERM, _interrupt)
+    signal.signal(signal.SIGINT, _interrupt)
     try:
         # The address is printed once it answers, so whoever opens it at once finds the gallery.
         if _listening(process, args.ip, args.port):
@@ -163,6 +200,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=DEFAULT_CULL_AFTER,
         metavar="SECONDS",
         help=f"end a page's kernel this long after the page is closed (default {DEFAULT_CULL_AFTER})",
+    )
+    serving.add_argument(
+        "--pool",
+        action="append",
+        default=[],
+        metavar="N or DASHBOARD=N",
+        help="warm kernels kept ready: N for every dashboard (default 1), or DASHBOARD=N for one, e.g. "
+        "click_crack=30 before a class opens it together (repeat for several); see docs/classroom.md",
     )
     serving.add_argument("--open", action="store_true", help="open the gallery in a web browser")
     serving.set_defaults(run=serve)

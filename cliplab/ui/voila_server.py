@@ -1,4 +1,5 @@
-"""Voila as `cliplab serve` runs it: the server root and Voila's file listing both lead to the gallery.
+"""Voila as `cliplab serve` runs it: the gallery at the server root, warm kernels that live long enough to be
+used, and each game's teaching notebook as a read-only page.
 
 Run as `python -m cliplab.ui.voila_server <dashboards folder> [voila options]`; `cliplab serve` builds
 that command. Voila alone answers its root with a bare listing of the notebooks, which is not where a
@@ -7,27 +8,127 @@ person should land.
 
 from __future__ import annotations
 
+import asyncio
+import re
+from pathlib import Path
 from typing import Any
 
+import voila.app
+from jupyter_server._tz import utcnow
+from jupyter_server.base.handlers import JupyterHandler
 from jupyter_server.utils import url_path_join
+from tornado import web
 from tornado.web import RedirectHandler
+from traitlets import Dict, Int, Unicode
 from voila.app import Voila
+from voila.voila_kernel_manager import voila_kernel_manager_factory
 
 GALLERY = "voila/render/index.ipynb"
+GAME_NAME = re.compile(r"[a-z][a-z0-9_]{0,63}")
+
+
+def _handing_out_fresh_kernels(*args: Any, **kwargs: Any) -> type:
+    """Voila's kernel manager class, with a pool kernel's idle clock restarted when it is handed to a visitor.
+
+    A pool kernel keeps the last activity of when its notebook finished running. Voila never culls it while
+    it waits in the pool, but once handed out it is judged by that old time: if it waited longer than the
+    cull time, the next cull check ends it before a slow page has opened its websocket, and the page shows
+    "The model for kernel id ... does not exist". Restarted at hand-out, the page gets the full cull time
+    to connect, like a page whose kernel was started for it.
+    """
+    managers: type = voila_kernel_manager_factory(*args, **kwargs)
+    if not hasattr(managers, "get_rendered_notebook"):  # no pool (preheating off): nothing is handed out
+        return managers
+
+    class HandOutKernelManager(managers):
+        async def get_rendered_notebook(self, *args: Any, **kwargs: Any) -> Any:
+            handed_out = await super().get_rendered_notebook(*args, **kwargs)
+            _render_task, _rendered, kernel_id = handed_out
+            self.get_kernel(kernel_id).last_activity = utcnow()
+            return handed_out
+
+    return HandOutKernelManager
+
+
+class TeachingPage(JupyterHandler):
+    """GET /teach/<game>: the game's teaching notebook as stored (executed), rendered to HTML once.
+
+    The same login as the dashboards guards it (the token, when `cliplab serve --token` is used). Nothing
+    runs: the page shows the stored outputs.
+    """
+
+    def initialize(self, folder: str, rendered: dict[str, asyncio.Future[str]]) -> None:
+        self.folder = Path(folder)
+        self.rendered = rendered
+
+    @web.authenticated
+    async def get(self, game: str) -> None:
+        notebook = self.folder / f"{game}.ipynb"
+        if not (GAME_NAME.fullmatch(game) and notebook.is_file()):
+            known = ", ".join(sorted(path.stem for path in self.folder.glob("*.ipynb"))) or "none"
+            raise web.HTTPError(404, f"There is no teaching notebook for {game[:64]!r}; the games are {known}.")
+        if game not in self.rendered:
+            # Rendering takes a second or two: it runs beside the server's loop, once per game.
+            self.rendered[game] = asyncio.ensure_future(asyncio.to_thread(_render_teaching_page, notebook))
+        try:
+            html = await asyncio.shield(self.rendered[game])
+        except Exception:
+            del self.rendered[game]  # a later request tries again
+            raise
+        self.set_header("Content-Type", "text/html; charset=utf-8")
+        self.finish(html)
+
+    def write_error(self, status_code: int, **kwargs: Any) -> None:
+        # The reason given to HTTPError, as plain text: the visitor learns which games there are.
+        error = kwargs.get("exc_info", (None, None))[1]
+        self.set_header("Content-Type", "text/plain; charset=utf-8")
+        self.finish(getattr(error, "log_message", None) or self._reason)
+
+
+def _render_teaching_page(notebook: Path) -> str:
+    import nbformat
+    from nbconvert import HTMLExporter
+
+    book = nbformat.read(notebook, as_version=4)
+    # The page's title is the lesson's first heading (nbconvert would say "Notebook").
+    headings = (line for cell in book.cells if cell.cell_type == "markdown" for line in cell.source.splitlines())
+    title = next((line.lstrip("#").strip() for line in headings if line.startswith("# ")), notebook.stem)
+    body, _resources = HTMLExporter(template_name="lab").from_notebook_node(book, {"metadata": {"name": title}})
+    return str(body)
 
 
 class GalleryVoila(Voila):
+    teach_dir = Unicode("", config=True, help="the folder of the teaching notebooks served at /teach/<game>")
+    pool_sizes = Dict(
+        value_trait=Int(),
+        config=True,
+        help="warm kernels of chosen notebooks (name.ipynb=N); the others keep Voila's pool_size",
+    )
+
+    def init_settings(self) -> dict[str, Any]:
+        # Voila builds its kernel manager class from this name when it sets up; the process is Voila's alone.
+        voila.app.voila_kernel_manager_factory = _handing_out_fresh_kernels
+        # Said here rather than on Voila's command line, which takes this nested dict only with a warning.
+        every = {"pool_size": self.voila_configuration.default_pool_size}
+        chosen = {name: {"pool_size": size} for name, size in self.pool_sizes.items()}
+        self.config.VoilaKernelManager.kernel_pools_config = {"default": every, **chosen}
+        settings: dict[str, Any] = super().init_settings()
+        return settings
+
     def init_handlers(self) -> list[Any]:
         gallery = url_path_join(self.server_url, GALLERY)
         # Earlier handlers win in tornado. The redirects keep the query string (a token, say) and are not
         # permanent, so a browser does not remember them past this version.
         to_gallery = {"url": gallery, "permanent": False}
-        redirects = [
+        ours: list[Any] = [
             (self.server_url, RedirectHandler, to_gallery),
             (url_path_join(self.server_url, r"/voila/tree(?:/.*)?"), RedirectHandler, to_gallery),
         ]
+        if self.teach_dir:
+            teaching = {"folder": self.teach_dir, "rendered": {}}
+            ours.append((url_path_join(self.server_url, r"/teach/([^/]*)"), TeachingPage, teaching))
         handlers: list[Any] = super().init_handlers()
-        return redirects + handlers
+        return ours + handlers
 
 
 if __name__ == "__main__":

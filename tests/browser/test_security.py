@@ -372,6 +372,13 @@ TAMPERED = [
     ("a truncated file", json.dumps(_save_record()).encode()[:150],
      re.compile(r"line 1, column (\d{2,}): not valid JSON")),
     ("a list instead of a save", b"[1, 2, 3]", "top level: a save is a JSON object"),
+    # Input that once cost the kernel its memory or showed a traceback: refused before any work.
+    ("lists nested 100,000 deep", b"[" * 100_000 + b"]" * 100_000,
+     "file: lists or objects nested too deeply for a save"),
+    ("a seed of 5,000 digits", json.dumps(_save_record()).replace('"seed": 11', '"seed": ' + "7" * 5000).encode(),
+     "file: a number of 5000 digits; at most 20 are read"),
+    ("a placement ten million rows down", lambda r: r["log"].__setitem__(3, [0, "place at 10000000,10000000"]),
+     "log[3]: seat 0, 'place at 10000000,10000000': row has 8 digits; at most 6 are read"),
 ]  # fmt: skip
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import re
 import signal
 import socket
 import subprocess
@@ -134,6 +136,13 @@ def test_with_a_token_requests_without_it_are_turned_away(tmp_path: Path) -> Non
         assert refused.value.code == 302 and "login" in refused.value.headers["Location"]
         with urllib.request.urlopen(f"{base}?token=classroom-secret", timeout=60) as answer:
             assert answer.status == 200
+        # The teaching pages are behind the same login.
+        teach = f"http://127.0.0.1:{port}/teach/click_crack"
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            opener.open(teach, timeout=30)
+        assert refused.value.code == 302 and "login" in refused.value.headers["Location"]
+        with urllib.request.urlopen(f"{teach}?token=classroom-secret", timeout=60) as answer:
+            assert answer.status == 200 and "Click &amp; Crack" in answer.read().decode()
     finally:
         _stop(process)
 
@@ -161,19 +170,28 @@ def _kernels_settle(voila: int, timeout: float = 120) -> int:
     pytest.fail(f"the kernel count never settled (last {last})")
 
 
+def _kernels_become(voila: int, count: int, timeout: float = 180) -> int:
+    """The number of kernels once it is `count`, or when the time is up (a busy machine culls late)."""
+    deadline = time.monotonic() + timeout
+    while (now := len(_children(voila))) != count and time.monotonic() < deadline:
+        time.sleep(0.5)
+    return now
+
+
 def test_pages_fetched_and_left_give_their_kernels_back(tmp_path: Path) -> None:
     port = _free_port()
-    process = _serve(tmp_path, f"--port={port}", "--cull-after=4")
+    process = _serve(tmp_path, f"--port={port}", "--cull-after=4", "--pool=click_crack=2")
     try:
         _wait_listening(tmp_path, process, port)
         (voila,) = _children(process.pid)
         pool = _kernels_settle(voila)
-        assert pool == len(list((REPO_ROOT / "notebooks" / "dashboards").glob("*.ipynb"))), "one warm kernel a page"
-        for _ in range(3):  # fetched, never opened: no page will ever connect to these kernels
+        pages = len(list((REPO_ROOT / "notebooks" / "dashboards").glob("*.ipynb")))
+        assert pool == pages + 1, "one warm kernel a page, two for Click & Crack"
+        for _ in range(3):  # fetched, never opened: no page will ever connect to these kernels (2 warm, 1 cold)
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/voila/render/click_crack.ipynb", timeout=120):
                 pass
         assert len(_children(voila)) > pool
-        assert _kernels_settle(voila) == pool, "the fetched pages' kernels were ended; the pool stays warm"
+        assert _kernels_become(voila, pool) == pool, "the fetched pages' kernels were ended; the pool stays warm"
     finally:
         _stop(process)
 
@@ -208,3 +226,123 @@ def test_a_restart_on_the_same_port_works_at_once(tmp_path: Path) -> None:
             _stop(again)
     finally:
         _stop(first)
+
+
+def _kernel_ids(voila: int) -> set[str]:
+    """The ids of the kernels running under the Voila server (from their connection files' names)."""
+    ids = set()
+    for pid in _children(voila):
+        found = re.search(r"kernel-([0-9a-f-]{36})\.json", Path(f"/proc/{pid}/cmdline").read_bytes().decode())
+        if found:
+            ids.add(found.group(1))
+    return ids
+
+
+def test_a_warm_kernel_handed_out_after_the_cull_time_waits_for_a_slow_page(
+    tmp_path: Path, page: Page, js_errors
+) -> None:
+    cull_after = 20  # Voila then checks every 5 s
+    port = _free_port()
+    process = _serve(tmp_path, f"--port={port}", f"--cull-after={cull_after}")
+    try:
+        _wait_listening(tmp_path, process, port)
+        (voila,) = _children(process.pid)
+        _kernels_settle(voila)
+        warm = _kernel_ids(voila)
+        time.sleep(cull_after + 2)  # the pool's kernels have now been idle for longer than the cull time
+        assert _kernel_ids(voila) == warm, "kernels waiting in the pool are never culled"
+
+        def connect_late(socket_route) -> None:  # a slow page: it connects to its kernel 12 s after the fetch
+            time.sleep(12)
+            socket_route.connect_to_server()
+
+        page.route_web_socket(re.compile(r"/api/kernels/[0-9a-f-]{36}/channels"), connect_late)
+        page.goto(f"http://127.0.0.1:{port}/voila/render/click_crack.ipynb", wait_until="commit", timeout=120_000)
+        js_errors.wait_for(page.locator(".tb-start"), timeout=120_000)
+        cells = page.locator("div.cl-grid g[data-kind='cell'][data-r]")
+        js_errors.wait_until(lambda: cells.count() == 25, "the floe's 25 tiles are drawn", timeout=60_000)
+        config = json.loads(page.locator("#jupyter-config-data").text_content() or "{}")
+        assert config["kernelId"] in warm, "the page was given a kernel from the warm pool"
+    finally:
+        _stop(process)
+
+
+def test_a_games_teaching_notebook_is_a_read_only_page(
+    served: RunningServer, page: Page, js_errors, artifacts_dir: Path
+) -> None:
+    # Offline and local only: the page's requests for scripts from a CDN are not sent at all.
+    page.route(re.compile(r"^https?://(?!127\.0\.0\.1[:/])"), lambda route: route.abort())
+    page.set_viewport_size({"width": 1280, "height": 720})
+    page.goto(f"{served.url}teach/click_crack", timeout=120_000)
+    heading = page.get_by_role("heading", name="Click & Crack, one rule at a time", level=1)
+    js_errors.wait_for(heading, timeout=60_000)
+    assert page.title() == "Click & Crack, one rule at a time"
+    assert "Every round each player picks two moves in secret" in page.locator("body").inner_text()
+    # The stored pictures of the board are drawn (decoded, with a size), not only present in the markup.
+    pictures = page.locator("img[src^='data:image/svg+xml']")
+    assert pictures.count() >= 10
+    picture = pictures.first
+    picture.scroll_into_view_if_needed()
+    assert picture.is_visible()
+    assert picture.evaluate("(img) => img.complete && img.naturalWidth > 100 && img.naturalHeight > 100")
+    assert "A live board: run the notebook to click on it." in page.locator("body").inner_text()
+    assert page.locator("textarea, [contenteditable='true'], input").count() == 0, "nothing on it can be edited"
+    page.screenshot(path=str(artifacts_dir / "teach-click_crack-1280x720.png"))
+
+
+def test_a_game_without_a_teaching_notebook_is_a_clear_404(served: RunningServer) -> None:
+    for game in ("no_such_game", "..%2Fdashboards%2Findex", "click_crack.ipynb"):
+        with pytest.raises(urllib.error.HTTPError) as missing:
+            urllib.request.urlopen(f"{served.url}teach/{game}", timeout=60)
+        assert missing.value.code == 404
+        said = missing.value.read().decode()
+        assert said.startswith("There is no teaching notebook for "), said
+        assert "the games are click_crack, clipcut_parks," in said
+
+
+def test_an_open_page_keeps_its_kernel_and_a_closed_one_gives_it_back(tmp_path: Path, page: Page, js_errors) -> None:
+    cull_after = 6
+    port = _free_port()
+    process = _serve(tmp_path, f"--port={port}", f"--cull-after={cull_after}")
+    try:
+        _wait_listening(tmp_path, process, port)
+        (voila,) = _children(process.pid)
+        pool = _kernels_settle(voila)
+        page.goto(f"http://127.0.0.1:{port}/voila/render/click_crack.ipynb", wait_until="commit", timeout=120_000)
+        js_errors.wait_for(page.locator(".tb-start"), timeout=120_000)
+        kernel = json.loads(page.locator("#jupyter-config-data").text_content() or "{}")["kernelId"]
+        time.sleep(3 * cull_after)  # idle all along, but the page is connected
+        assert kernel in _kernel_ids(voila), "an open page keeps its kernel however long it is idle"
+        page.goto("about:blank")  # the tab is closed, as far as the server can tell
+        deadline = time.monotonic() + 120
+        while kernel in _kernel_ids(voila) and time.monotonic() < deadline:
+            time.sleep(0.5)
+        assert kernel not in _kernel_ids(voila), "the closed page's kernel was ended"
+        assert _kernels_become(voila, pool) == pool, "the warm pool is full again and nothing else is left"
+    finally:
+        _stop(process)
+
+
+@pytest.mark.parametrize(
+    ("pool", "said"),
+    [
+        ("many", "--pool 'many' is neither N nor DASHBOARD=N"),
+        ("click_crack=", "--pool 'click_crack=' is neither N nor DASHBOARD=N"),
+        ("../index=3", "--pool '../index=3' is neither N nor DASHBOARD=N"),
+        ("chess=3", "--pool names no dashboard called chess"),
+    ],
+)
+def test_a_wrong_pool_size_is_refused_before_anything_starts(pool: str, said: str) -> None:
+    from cliplab.cli import main
+
+    with pytest.raises(SystemExit, match=re.escape(said)):
+        main(["serve", f"--pool={pool}", f"--port={_free_port()}"])
+
+
+def test_pool_sizes_reach_voila() -> None:
+    from cliplab.cli import parse_pool, voila_command
+
+    assert parse_pool([]) == (1, {})
+    assert parse_pool(["2", "click_crack=30", "compare=0"]) == (2, {"click_crack": 30, "compare": 0})
+    command = voila_command(Path("/d"), "127.0.0.1", 1, None, pool=(2, {"click_crack": 30}))
+    assert "--pool_size=2" in command and "--GalleryVoila.pool_sizes=click_crack.ipynb=30" in command

@@ -13,6 +13,7 @@ import os
 import subprocess
 import sys
 import time
+import urllib.request
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -129,6 +130,10 @@ def test_wheel_carries_the_front_end_and_the_games(wheel: Path) -> None:
         name = init.relative_to(REPO_ROOT).as_posix()
         assert name in names, f"{wheel.name} lacks the game package {name}"
     assert not any(n.startswith(("widgets/", "tests/", "notebooks/")) for n in names), sorted(names)
+    # What `cliplab serve` serves: the dashboards and each game's teaching notebook.
+    for folder, packed in (("dashboards", "_dashboards"), ("teach", "_teach")):
+        for book in sorted((REPO_ROOT / "notebooks" / folder).glob("*.ipynb")):
+            assert f"cliplab/{packed}/{book.name}" in names, f"{wheel.name} lacks {folder}/{book.name}"
 
 
 def test_installed_wheel_reads_its_front_end_from_site_packages(installed: Path, tmp_path: Path) -> None:
@@ -213,3 +218,38 @@ def test_installed_wheel_serves_a_clickable_grid_in_voila(
     grid.locator("g[data-kind=cell][data-r='1'][data-c='2']").click()
     js_errors.wait_until(lambda: fill(1, 2) == ORANGE, "the clicked cell (1, 2) comes back orange")
     assert [fill(r, c) for r in range(3) for c in range(3)].count(PAPER) == 8
+
+
+def test_installed_wheel_serves_the_teaching_pages(installed: Path, tmp_path: Path) -> None:
+    """`cliplab serve` from the wheel, started in an empty folder, finds its teaching notebooks in site-packages."""
+    port = _free_port()
+    log_path = tmp_path / "serve.log"
+    with log_path.open("wb") as log:
+        process = subprocess.Popen(
+            [str(installed / "bin" / "cliplab"), "serve", f"--port={port}"],
+            cwd=tmp_path,
+            env=_clean_env(tmp_path / "home", installed),
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+    server = RunningServer("cliplab serve (wheel venv)", f"http://127.0.0.1:{port}/", port, tmp_path, log_path,
+                           process, tmp_path / "home")  # fmt: skip
+    try:
+        _wait_for_port(server, timeout=180)
+        with urllib.request.urlopen(f"{server.url}teach/swap_clops", timeout=120) as answer:
+            page = answer.read().decode()
+        assert answer.status == 200 and "<title>Swap Clops" in page, page[:500]
+        assert "data:image/svg+xml" in page, "the stored pictures are on the page"
+        # The page came from the wheel's copy, not from a checkout.
+        (voila,) = subprocess.run(["pgrep", "-P", str(process.pid)], capture_output=True, text=True).stdout.split()
+        arguments = Path(f"/proc/{voila}/cmdline").read_bytes().decode().split("\0")
+        (teach,) = (a.removeprefix("--GalleryVoila.teach_dir=") for a in arguments if "teach_dir=" in a)
+        assert Path(teach).resolve() == _site_packages(installed) / "cliplab" / "_teach", teach
+    finally:
+        _stop(process)
+
+
+def _site_packages(venv: Path) -> Path:
+    (site,) = venv.glob("lib/python3*/site-packages")
+    return site.resolve()

@@ -1,4 +1,4 @@
-"""Fuzzing every registered game with hostile action texts and saves (hypothesis).
+"""Fuzzing every registered game with hostile action texts, saves and content files (hypothesis).
 
 Each input must end in the typed error (IllegalAction for an action, SaveError for a save) or be accepted;
 a refused action leaves the state exactly as it was; and no input may allocate more than a few megabytes
@@ -10,10 +10,12 @@ stray unicode), so they reach the rules rather than stopping at the parser.
 from __future__ import annotations
 
 import json
+import re
 import string
 import tracemalloc
 from collections.abc import Callable
 from dataclasses import fields
+from pathlib import Path
 from typing import Any, get_type_hints
 
 import pytest
@@ -21,7 +23,12 @@ from contract_samples import decision_samples, finished_games
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cliplab.engine import Action, IllegalAction, SaveError, State, from_json, games, to_json
+from cliplab.engine import Action, ContentError, IllegalAction, SaveError, State, from_json, games, to_json
+from cliplab.games.clipcut_parks import content as clipcut
+from cliplab.games.cutterland import content as cutterland
+from cliplab.games.paper_world import content as paper_world
+from cliplab.games.swap_clops import content as swap_clops
+from cliplab.games.swap_clops_cards import content as swap_clops_cards
 
 MEMORY_BOUND = 16_000_000  # bytes one input may allocate at its peak
 EXAMPLES = 30  # per game and kind of action, or per game for saves
@@ -130,3 +137,56 @@ def test_a_hostile_save_is_refused_with_save_error(game: str, data: Any) -> None
     text = data.draw(st.sampled_from([text, text[: data.draw(st.integers(0, len(text)))]]))
     result = _bounded(lambda: from_json(text))
     assert isinstance(result, State | SaveError), f"{game}: a mutated save raised {result!r}"
+
+
+# ----- content files: each game's own data files, mutated, through that game's loader ---------------------
+
+# (data file, loader) for every content file a game reads; a designer edits these, so they are input too.
+CONTENT_LOADERS: list[tuple[Path, Callable[[Path], object]]] = [
+    (clipcut.DATA_DIR / "parks.toml", lambda path: clipcut.load_cards(path, "park")),
+    (clipcut.DATA_DIR / "grand_parks.toml", lambda path: clipcut.load_cards(path, "grand")),
+    (clipcut.DATA_DIR / "sheet.toml", lambda path: clipcut.load_sheet(path, 0)),
+    (cutterland.DECK_FILE, cutterland.load_deck),
+    (paper_world.DATA / "deck.toml", paper_world.read_deck),
+    (paper_world.DATA / "objectives.toml", paper_world.read_objectives),
+    (swap_clops.DATA_FILE, swap_clops.load_tiles),
+    (swap_clops_cards.DATA / "deck.toml", swap_clops_cards.load_deck),
+    (swap_clops_cards.DATA / "draft.toml", swap_clops_cards.load_deck),
+]
+_NUMBER = re.compile(r"(?<![\w.])-?\d+(?![\w.])")
+
+
+def _mutated_toml(text: str, draw: Callable[[Any], Any]) -> str:
+    """The file with one hostile change: a number swapped for a worse one, a cut, a deep nest or junk."""
+    numbers = list(_NUMBER.finditer(text))
+    where = draw(st.integers(0, len(text)))
+    kind = draw(st.sampled_from(["number", "truncate", "nest", "junk", "repeat"]))
+    if kind == "number" and numbers:
+        found = draw(st.sampled_from(numbers))
+        worse = str(draw(_numbers | st.sampled_from([-1, 0, 10**18, -(10**18)])))
+        return text[: found.start()] + worse + text[found.end() :]
+    if kind == "truncate":
+        return text[:where]
+    if kind == "nest":
+        depth = draw(st.integers(50, 5000))
+        return text[:where] + "\nx = " + "[" * depth + "]" * depth + "\n" + text[where:]
+    if kind == "repeat":
+        return text * draw(st.integers(2, 30))
+    return text[:where] + draw(st.text(max_size=200)) + text[where:]
+
+
+@pytest.mark.parametrize(
+    ("source", "loader"), CONTENT_LOADERS, ids=[f"{p.parent.parent.name}-{p.name}" for p, _ in CONTENT_LOADERS]
+)
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
+@given(data=st.data())
+def test_a_hostile_content_file_is_refused_with_content_error(
+    source: Path, loader: Callable[[Path], object], data: Any, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    text = _mutated_toml(source.read_text(encoding="utf-8"), data.draw)
+    path = tmp_path_factory.mktemp("content") / source.name
+    path.write_text(text, encoding="utf-8", errors="surrogatepass")
+    result = _bounded(lambda: loader(path))
+    assert not isinstance(result, Exception) or isinstance(result, ContentError), (
+        f"{source.name}: a mutated file raised {result!r}"
+    )
