@@ -21,10 +21,10 @@ LABEL_HEIGHT = 1.0  # board labels, in cells (clear of tokens on the top row)
 LABEL_RISE = 0.6  # a board label's baseline above the board's top edge, in cells: clear of rings on its top row
 # Room for the coordinates along a board's left and bottom edges, in cells: numbers of lattice lines sit
 # outside the tokens and rings on the outer points; numbers of cells need only their own height.
-COORDINATE_MARGIN = {"": 0.0, "cells": 0.5, "points": 0.85}
+COORDINATE_MARGIN = {"": 0.0, "cells": 0.5, "points": 0.9}
 # Hit targets, in cells: a point's radius and half the thickness of a segment's. At the smallest board scale
-# in use (40 pixels a cell) a point target is 24 pixels across; a segment is as thick from 1.5 times that.
-POINT_HIT = 0.3
+# in use (34 pixels a cell) a point target is 24 pixels across; a segment is as thick from 60 pixels a cell.
+POINT_HIT = 0.36
 SEGMENT_HIT = 0.2
 STATUS_CHAR_WIDTH = 0.21  # an average character of the status line, in cells
 LABEL_CHAR_WIDTH = 0.25  # an average character of a board label (bold, larger), in cells
@@ -46,7 +46,8 @@ STYLE = """
 .cl-scene .cl-edge-walkway{stroke:#7a5a2f;stroke-width:6;stroke-dasharray:2 6}
 .cl-scene .cl-edge-highlight{stroke:#F0E442;stroke-width:5;stroke-dasharray:9 5}
 .cl-scene .cl-edge-highlight-under{stroke:var(--cl-line,#1d1d1d);stroke-width:11;stroke-linecap:round}
-.cl-scene .cl-coord{fill:var(--cl-ink-soft,#555);font-size:11px;text-anchor:middle;dominant-baseline:central}
+.cl-scene .cl-coord{fill:var(--cl-ink-soft,#555);font-size:11px;text-anchor:end;dominant-baseline:central}
+.cl-scene .cl-coord-col{text-anchor:middle}
 .cl-scene .cl-vacant{fill:none;stroke:#1d1d1d;stroke-width:1.5;stroke-dasharray:4 3;opacity:.7}
 .cl-scene .cl-edge-bridge{stroke:#7a5a2f;stroke-width:9;opacity:.7}
 .cl-scene .cl-mark{fill:none;stroke-width:3;pointer-events:none}
@@ -288,12 +289,15 @@ def _coordinates(rows: int, cols: int, kind: str) -> str:
     """Row numbers left of the board and column numbers under it, as refusals and the log cite them."""
     if not kind:
         return ""
-    margin = COORDINATE_MARGIN[kind]
-    shift, last = (0.0, 0) if kind == "points" else (0.5, 1)
-    left, below = -margin / 2 * UNIT - 2, (rows + margin / 2) * UNIT + 2
+    # Lattice numbers clear a ring around a token on an outer point (0.42 of a cell, and its stroke).
+    shift, last, left, below = (0.0, 0, -0.55, 0.7) if kind == "points" else (0.5, 1, -0.3, 0.3)
+    left, below = left * UNIT, (rows + below) * UNIT
     text = '<text class="cl-coord" x="{}" y="{}">{}</text>'
     numbers = [text.format(_num(left), _num((r + shift) * UNIT), r) for r in range(rows + 1 - last)]
-    numbers += [text.format(_num((c + shift) * UNIT), _num(below), c) for c in range(cols + 1 - last)]
+    numbers += [
+        text.format(_num((c + shift) * UNIT), _num(below), c).replace("cl-coord", "cl-coord cl-coord-col")
+        for c in range(cols + 1 - last)
+    ]
     return f'<g class="cl-coords" aria-hidden="true" data-coordinates="{kind}">{"".join(numbers)}</g>'
 
 

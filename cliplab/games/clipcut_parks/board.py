@@ -363,7 +363,7 @@ def describe(
     marks: dict[str, tuple[Mark, ...]] | None = None,
     interactive: bool = False,
     flipped: bool = False,
-    zoom: float = 1.6,
+    zoom: float = 0.85,
 ) -> Scene:
     """One player's table as a Scene: their sheet, face-up cards and the sections waiting to be built.
 
@@ -385,8 +385,10 @@ def describe(
         pieces,
         title=title,
         status=status_line(state, seat),
+        # 34 pixels a square (cut points 24 pixels across): the sheet and two cards side by side fit a
+        # 1280x720 screen with the table beside them; the zoom control makes them larger for a room.
         zoom=zoom,
-        wrap=26,
+        wrap=23,
         tray_label="Sections to build" if pieces else "Pieces",
         status_gap=0.9,  # clear of the rings on the sheet's bottom edge
     )
