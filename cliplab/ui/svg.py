@@ -360,7 +360,7 @@ def draw_piece(piece: Piece) -> str:
 
 
 def _layout(
-    sizes: Iterable[tuple[float, int]], gap: float, wrap: int
+    sizes: Iterable[tuple[float, float]], gap: float, wrap: int
 ) -> tuple[list[tuple[float, float]], float, float]:
     """Place boxes (w, h in cells) left to right, starting a new row past `wrap` cells."""
     places, x, y, row_h, width = [], 0.0, 0.0, 0.0, 0.0

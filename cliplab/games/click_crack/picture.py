@@ -23,7 +23,7 @@ from typing import Any
 import ipywidgets as w
 
 from cliplab.engine import Action, IllegalAction, State
-from cliplab.grid import segment_points, step
+from cliplab.grid import Point, segment_points, step
 from cliplab.ui import Intent, Mark, Scene
 from cliplab.ui.scene import Kind, Preview
 from cliplab.ui.table_app import Picture, button, swatch
@@ -141,17 +141,20 @@ def click_marks(game: ClickCrack, seat: int, tile: tuple[str, str] | None = None
     return tuple(marks)
 
 
-def _places(clickable: tuple[Kind, ...]) -> list[Intent]:
+Spot = tuple[Kind, Point, Point | None]  # what a click names: a kind of place, where, and a segment's far end
+
+
+def _places(clickable: tuple[Kind, ...]) -> list[Spot]:
     """Every place of the floe a click of the `clickable` kinds may name."""
-    places = []
+    places: list[Spot] = []
     lattice = [(r, c) for r in range(SIZE + 1) for c in range(SIZE + 1)]
     if "point" in clickable:
-        places += [Intent("floe", "point", at) for at in lattice]
+        places += [("point", at, None) for at in lattice]
     if "segment" in clickable:
         for r, c in lattice:
-            places += [Intent("floe", "segment", (r, c), to) for to in ((r, c + 1), (r + 1, c)) if max(to) <= SIZE]
+            places += [("segment", (r, c), to) for to in ((r, c + 1), (r + 1, c)) if max(to) <= SIZE]
     if "cell" in clickable:
-        places += [Intent("floe", "cell", (r, c)) for r in range(SIZE) for c in range(SIZE)]
+        places += [("cell", (r, c), None) for r in range(SIZE) for c in range(SIZE)]
     return places
 
 
@@ -200,9 +203,9 @@ def click_previews(
         return ()
     legal = game.legal_actions(seat)
     previews = []
-    for intent in _places(clickable):
+    for kind, at, to in _places(clickable):
         try:
-            action = click_action(game, seat, intent, tile)
+            action = click_action(game, seat, Intent("floe", kind, at, to), tile)
         except IllegalAction:
             continue
         if action not in legal:
@@ -213,7 +216,7 @@ def click_previews(
         assert isinstance(after, ClickCrack)
         after.apply(action, seat)
         marks, note = outcome_marks(game, after)
-        previews.append(Preview(intent.kind, intent.at, marks, intent.to, f"{capital_words(action)}: {note}"))
+        previews.append(Preview(kind, at, marks, to, f"{capital_words(action)}: {note}"))
     return tuple(previews)
 
 
