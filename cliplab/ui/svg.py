@@ -9,6 +9,7 @@ Tray pieces are <g class="cl-piece" data-piece=ID> drawn at the origin of their 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from functools import lru_cache
 from html import escape
@@ -53,6 +54,8 @@ STYLE = """
 .cl-scene .cl-mark{fill:none;stroke-width:3;pointer-events:none}
 .cl-scene line.cl-mark{stroke-width:7;stroke-linecap:round}
 .cl-scene .cl-mark-target{stroke:#009E73;stroke-dasharray:5 3}
+.cl-scene .cl-halo-mark{fill:none;stroke:#ffffff;stroke-width:7;opacity:.9;pointer-events:none}
+.cl-scene line.cl-halo-mark{stroke-width:11;stroke-linecap:round}
 .cl-scene .cl-mark-last{stroke:#CC79A7}
 .cl-scene .cl-mark-ghost{stroke:#0072B2;fill:#0072B2;fill-opacity:.25}
 .cl-scene .cl-mark-preview{stroke:#000000;stroke-width:4;fill:#ffffff;fill-opacity:.45}
@@ -184,6 +187,15 @@ def _cross(cx: float, cy: float, half: float, cls: str) -> str:
 
 
 def _mark(mark: Mark, occupied: frozenset[tuple[int, int]] = frozenset()) -> str:
+    shape = _mark_shape(mark, occupied)
+    if mark.style != "target":
+        return shape
+    # A legal target sits on a white halo, so its green dashes show on green squares and dark pieces too.
+    halo = re.sub(r'class="[^"]*"', 'class="cl-halo-mark"', shape, count=1)
+    return halo + shape
+
+
+def _mark_shape(mark: Mark, occupied: frozenset[tuple[int, int]]) -> str:
     r, c = mark.at
     cls = f"cl-mark cl-mark-{mark.style}"
     lost = mark.style == "lost"
