@@ -31,6 +31,7 @@ const KEY_WORDS = {
   board: ["[ ]", "go to the previous or next board"],
   rotate: ["R", "turns the held piece"],
   zoom: ["+ \u2212", "make the board larger or smaller"],
+  legend: ["?", "opens or closes this list"],
   escape: ["Esc", "cancels: puts a held piece back, closes a message"],
 };
 const MODE_WORDS = {
@@ -124,7 +125,8 @@ function render({ model, el }) {
   const zoomBox = htmlEl("span", { class: "cl-zoom", role: "group", "aria-label": "Board size" });
   zoomBox.append(zoomOut, zoomValue, zoomIn);
   const keys = htmlEl("details", { class: "cl-keys" });
-  const keysSummary = htmlEl("summary", { title: "What the keys and the Mode button do" }, "Keys");
+  // Like the toolbar buttons, out of the tab order (the stage is the widget's one tab stop): key ? opens it.
+  const keysSummary = htmlEl("summary", { tabindex: "-1", title: "What the keys and the Mode button do (key ?)" }, "Keys");
   const keysList = htmlEl("dl", { class: "cl-keys-list" });
   keys.append(keysSummary, keysList);
   toolbar.append(modeButton, rotateButton, heldInfo, hint, previewNote, zoomBox, keys);
@@ -514,7 +516,7 @@ function render({ model, el }) {
     if (focus.kind === "segment") acting.push("flip");
     if (order.length + (pieceOrder.length ? 1 : 0) > 1) acting.push("board");
     if (pieceOrder.length || held) acting.push("rotate");
-    acting.push("zoom", "escape");
+    acting.push("zoom", "legend", "escape");
     hint.textContent = acting.map((k) => KEY_WORDS[k][0]).join(" \u00b7 ");
     hint.title = acting.map((k) => `${KEY_WORDS[k][0]}: ${KEY_WORDS[k][1]}`).join("\n");
     const listed = acting.map((k) => KEY_WORDS[k]);
@@ -1106,6 +1108,9 @@ function render({ model, el }) {
       case "-": case "_":
         changeZoom(-1);
         break;
+      case "?":
+        keys.open = !keys.open;
+        break;
       case "Enter": case " ":
         if (event.repeat) break;
         hideNotice();
@@ -1114,6 +1119,7 @@ function render({ model, el }) {
       case "Escape":
         if (held) putBack();
         else if (shownNotice) hideNotice();
+        else if (keys.open) keys.open = false;
         else handled = false;
         break;
       default:
