@@ -511,7 +511,9 @@ function render({ model, el }) {
     modeButton.disabled = modes.length < 2;
     modeButton.hidden = !hasBoards || (modes.length < 2 && order.length < 2 && pieceOrder.length === 0);
     // The key hint and the legend name only the keys that do something on this picture.
-    const acting = ["arrows", "enter"];
+    // A picture that takes no clicks (someone else's turn) has nothing for the arrows and Enter to choose.
+    const choosing = pieceOrder.length > 0 || order.some((id) => boards.get(id).clickable.length || boards.get(id).pieces);
+    const acting = choosing ? ["arrows", "enter"] : [];
     if (modes.length > 1) acting.push("mode");
     if (focus.kind === "segment") acting.push("flip");
     if (order.length + (pieceOrder.length ? 1 : 0) > 1) acting.push("board");
