@@ -27,6 +27,8 @@ COORDINATE_MARGIN = {"": 0.0, "cells": 0.5, "points": 0.9}
 # in use (34 pixels a cell) a point target is 24 pixels across; a segment is as thick from 60 pixels a cell.
 POINT_HIT = 0.36
 SEGMENT_HIT = 0.2
+# Where segments take clicks too, points give up some room: a segment's free middle is 0.4 of a cell.
+POINT_HIT_WITH_SEGMENTS = 0.3
 STATUS_CHAR_WIDTH = 0.21  # an average character of the status line, in cells
 LABEL_CHAR_WIDTH = 0.25  # an average character of a board label (bold, larger), in cells
 DARK_FILLS = {"blue", "vermillion", "green", "black"}
@@ -282,6 +284,7 @@ def _hits(rows: int, cols: int, clickable: tuple[str, ...], prefix: str | None) 
                 if r < rows:
                     out.append(_segment_hit(r, c, r + 1, c, prefix))
     if "point" in clickable:
+        radius = UNIT * (POINT_HIT_WITH_SEGMENTS if "segment" in clickable else POINT_HIT)
         for r in range(rows + 1):
             for c in range(cols + 1):
                 attrs = _attrs(
@@ -292,7 +295,7 @@ def _hits(rows: int, cols: int, clickable: tuple[str, ...], prefix: str | None) 
                     data_c=c,
                     aria_label=f"point {_where(r, c)}",
                 )
-                out.append(f'<circle {attrs} cx="{c * UNIT}" cy="{r * UNIT}" r="{UNIT * POINT_HIT:.0f}"/>')
+                out.append(f'<circle {attrs} cx="{c * UNIT}" cy="{r * UNIT}" r="{_num(radius)}"/>')
     return "".join(out)
 
 

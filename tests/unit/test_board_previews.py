@@ -7,6 +7,7 @@ import re
 import xml.etree.ElementTree as ET
 
 from cliplab.engine import new_game
+from cliplab.games.click_crack.board import describe as click_crack_describe
 from cliplab.games.click_crack.picture import CLICKABLE, click_action, click_previews
 from cliplab.games.click_crack.rules import ClickCrack, position
 from cliplab.games.clipcut_parks.board import cuts_from, describe, start_points, status_line
@@ -188,3 +189,19 @@ def test_the_status_warns_when_a_solo_round_is_the_last() -> None:
     ended = new_game("clipcut_parks", players=2, seed=4, round_limit=1)
     assert isinstance(ended, ClipCutParks)
     assert status_line(ended, 0).startswith("\u26a0 Last round")
+
+
+def test_click_targets_of_both_games_are_at_least_24_pixels_at_their_own_scale() -> None:
+    floe = click_crack_describe(PUSH, clickable=("point", "segment"))
+    sheet = describe(new_game("clipcut_parks", players=1, seed=4), 0, interactive=True)  # type: ignore[arg-type]
+    for scene in (floe, sheet):
+        hits = [e for e in parse(scene).iter() if e.get("class") == "cl-hit"]
+        assert hits
+        for hit in hits:
+            if hit.get("data-kind") == "point":
+                assert 2 * float(hit.get("r") or 0) * scene.zoom >= 24
+            else:
+                assert min(float(hit.get("width") or 0), float(hit.get("height") or 0)) * scene.zoom >= 24
+    # Between the point targets at its ends, a line of the floe keeps 24 pixels of its own.
+    point = next(e for e in parse(floe).iter() if e.get("data-kind") == "point")
+    assert (UNIT - 2 * float(point.get("r") or 0)) * floe.zoom >= 24
