@@ -397,6 +397,7 @@ def report(args: argparse.Namespace, chromium: str, results: dict[str, Any], sec
         f"machine   {platform.machine()}, {os.cpu_count()} CPUs, {cpu_model()}, {platform.platform(terse=True)}",
         f"packages  voila {version('voila')}, ipywidgets {version('ipywidgets')}, anywidget {version('anywidget')}, "
         f"playwright {version('playwright')}",
+        f"load      {results['load'][0]:.2f} {results['load'][1]:.2f} (1-minute load average before and after the run)",
         f"runs      {args.clicks} clicks each (+{WARMUP_CLICKS} warm-up), {args.loads} loads each (+1 warm-up), "
         f"{args.redraws} redraws (+{WARMUP_REDRAWS} warm-up); p95 = nearest rank",
         "",
@@ -434,6 +435,7 @@ def main() -> int:
     if min(args.clicks, args.loads, args.redraws) < 1:
         parser.error("--clicks, --loads and --redraws must be at least 1")
     started = time.monotonic()
+    load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory(prefix="cliplab-latency-") as tmp:
         folder = Path(tmp) / "notebooks"
         folder.mkdir()
@@ -450,6 +452,7 @@ def main() -> int:
                         "clicks": measure_clicks(pages, args.clicks),
                         "redraws": measure_redraws(pages, args.redraws),
                         "errors": pages.errors,
+                        "load": (load_before, os.getloadavg()[0]),
                     }
                     chromium = browser.version
                 finally:

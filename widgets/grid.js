@@ -5,8 +5,9 @@
 // Nothing here judges a move: clicks, drops and keys become messages, and Python answers with a new
 // picture or a notice. Hover, focus, the mode and a held piece are browser-only state.
 //
-// Hooks for tests: root div.cl-grid[data-mode][data-board][data-held][data-turns][data-render-ms][data-revision];
-// focus holder .cl-stage (tabindex=0, aria-activedescendant); buttons .cl-mode and .cl-rotate;
+// Hooks for tests: root div.cl-grid[data-mode][data-board][data-held][data-turns][data-render-ms][data-revision]
+// [data-zoom]; focus holder .cl-stage (tabindex=0, aria-activedescendant); buttons .cl-mode, .cl-rotate,
+// .cl-zoom-out and .cl-zoom-in; the legend of keys details.cl-keys; the hovered preview's words .cl-preview-note;
 // notice .cl-notice[data-tone][data-side]; live region .cl-live; .cl-hover / .cl-focused / .cl-held
 // classes on the SVG elements; overlays .cl-focus-ring, .cl-hover-ring, .cl-ghost, .cl-notice-mark;
 // .cl-preview groups (drawn hidden by Python) get .cl-preview-on while their place is hovered and
@@ -18,6 +19,36 @@ const KINDS = ["cell", "segment", "point"];
 const MODE_NAMES = { cell: "Cells", segment: "Segments", point: "Points", piece: "Pieces" };
 const DRAG_START_PX = 6;
 const TRAY = "\u0000tray"; // focus "board" standing for the tray of pieces (not a valid board id)
+// The viewer's own zoom on top of the scale a game draws at (a projector wants it larger). The board keeps
+// its scale whatever sits beside it; a board wider than its place scrolls instead of shrinking.
+const ZOOMS = [0.5, 0.67, 0.8, 1, 1.25, 1.5, 2, 2.5];
+const ZOOM_KEY = "cliplab-grid-zoom";
+const KEY_WORDS = {
+  arrows: ["Arrows", "move the focus over the board"],
+  enter: ["Enter", "chooses the focused place (as a click does)"],
+  mode: ["M", "changes what the arrows move over (the Mode button)"],
+  flip: ["O", "turns the focused line across"],
+  board: ["[ ]", "go to the previous or next board"],
+  rotate: ["R", "turns the held piece"],
+  zoom: ["+ \u2212", "make the board larger or smaller"],
+  legend: ["?", "opens or closes this list"],
+  escape: ["Esc", "cancels: puts a held piece back, closes a message"],
+};
+const MODE_WORDS = {
+  cell: "the squares of the board",
+  point: "the corners where lines meet",
+  segment: "the lines between two corners",
+  piece: "the pieces in the tray",
+};
+
+function savedZoom() {
+  try {
+    const value = Number(globalThis.localStorage?.getItem(ZOOM_KEY));
+    return ZOOMS.includes(value) ? value : 1;
+  } catch {
+    return 1; // storage may be refused (a sandboxed page): the zoom is then kept for this page only
+  }
+}
 
 /** Clockwise quarter turns of a piece's cells, then shifted so the minimum row and column are 0.
  * Same as cliplab.grid.polyomino.orient with Transform(turns): (r, c) -> (c, -r) per turn. */
@@ -82,7 +113,23 @@ function render({ model, el }) {
   rotateButton.append(htmlEl("span", { class: "cl-icon", "aria-hidden": "true" }, "\u21bb"), " Rotate");
   const heldInfo = htmlEl("span", { class: "cl-held-info" });
   const hint = htmlEl("span", { class: "cl-hint", "aria-hidden": "true" }); // filled by updateToolbar
-  toolbar.append(modeButton, rotateButton, heldInfo, hint);
+  // What a click on the hovered (or focused) place would do, in words; it takes the hint's place.
+  const previewNote = htmlEl("span", { class: "cl-preview-note", role: "status" });
+  const zoomOut = htmlEl("button", {
+    type: "button", class: "cl-zoom-out", tabindex: "-1", "aria-label": "Smaller board", title: "Smaller board (key \u2212)",
+  }, "\u2212");
+  const zoomValue = htmlEl("span", { class: "cl-zoom-value", "aria-live": "polite" });
+  const zoomIn = htmlEl("button", {
+    type: "button", class: "cl-zoom-in", tabindex: "-1", "aria-label": "Larger board", title: "Larger board (key +)",
+  }, "+");
+  const zoomBox = htmlEl("span", { class: "cl-zoom", role: "group", "aria-label": "Board size" });
+  zoomBox.append(zoomOut, zoomValue, zoomIn);
+  const keys = htmlEl("details", { class: "cl-keys" });
+  // Like the toolbar buttons, out of the tab order (the stage is the widget's one tab stop): key ? opens it.
+  const keysSummary = htmlEl("summary", { tabindex: "-1", title: "What the keys and the Mode button do (key ?)" }, "Keys");
+  const keysList = htmlEl("dl", { class: "cl-keys-list" });
+  keys.append(keysSummary, keysList);
+  toolbar.append(modeButton, rotateButton, heldInfo, hint, previewNote, zoomBox, keys);
 
   const stage = htmlEl("div", {
     class: "cl-stage", tabindex: "0", role: "application", "aria-roledescription": "game boards",
@@ -128,6 +175,7 @@ function render({ model, el }) {
   let noticeChanged = false;
   let syncQueued = false;
   let lastAnnounced = "";
+  let zoom = savedZoom();
 
   function guard(handler) {
     return (...args) => {
@@ -209,8 +257,7 @@ function render({ model, el }) {
     hover = null;
     ghost = null;
     noticeMark = null;
-    const widest = svg ? parseFloat(svg.style.maxWidth) : NaN;
-    stage.style.maxWidth = Number.isFinite(widest) ? `${Math.ceil(widest) + 8}px` : "";
+    applyZoom();
     if (svg) {
       svg.setAttribute("focusable", "false");
       rootOverlay = svgEl("g", { class: "cl-overlay cl-root-overlay", "aria-hidden": "true" });
@@ -229,6 +276,35 @@ function render({ model, el }) {
     drawGhost();
     updateToolbar();
     root.dataset.renderMs = (performance.now() - started).toFixed(2);
+  }
+
+  /** The picture at the game's own scale times the viewer's zoom (Python gives the former as max-width). */
+  function applyZoom() {
+    root.dataset.zoom = String(zoom);
+    zoomValue.textContent = `${Math.round(zoom * 100)}%`;
+    zoomOut.disabled = zoom === ZOOMS[0];
+    zoomIn.disabled = zoom === ZOOMS[ZOOMS.length - 1];
+    if (!svg) return;
+    if (svg.dataset.naturalWidth === undefined) svg.dataset.naturalWidth = String(parseFloat(svg.style.maxWidth));
+    const natural = Number(svg.dataset.naturalWidth);
+    if (!Number.isFinite(natural)) return;
+    svg.style.width = `${(natural * zoom).toFixed(1)}px`;
+    svg.style.maxWidth = "none";
+  }
+
+  function changeZoom(step) {
+    const next = ZOOMS[clamp(ZOOMS.indexOf(zoom) + step, 0, ZOOMS.length - 1)];
+    if (next === zoom) return;
+    zoom = next;
+    try {
+      globalThis.localStorage?.setItem(ZOOM_KEY, String(zoom));
+    } catch {
+      // not kept past this page: nothing lost
+    }
+    applyZoom();
+    drawGhost();
+    positionNotice();
+    announce(`Board size ${Math.round(zoom * 100)}%`);
   }
 
   function geometryChanged() {
@@ -374,6 +450,7 @@ function render({ model, el }) {
     if (focusedEl) focusedEl.classList.add("cl-focused");
     focusPreview = previewFor(board, focusedEl);
     focusPreview?.classList.add("cl-preview-focus");
+    if (!hover) showNote(root.classList.contains("cl-kbd") ? focusPreview : null);
     if (focusedEl && focusedEl.id) {
       stage.setAttribute("aria-activedescendant", focusedEl.id);
     }
@@ -404,9 +481,19 @@ function render({ model, el }) {
       const cell = findCell(board, focus.r, focus.c);
       return cell?.getAttribute("aria-label") || spokenPoint(focus.r, focus.c);
     }
-    if (focus.kind === "point") return `point ${spokenPoint(focus.r, focus.c)}`;
+    const note = focusPreview?.getAttribute("data-note");
+    const then = note ? `. ${note}` : "";
+    if (focus.kind === "point") return `point ${spokenPoint(focus.r, focus.c)}${then}`;
     const [r, c, r2, c2] = segmentEnds();
-    return `segment from ${spokenPoint(r, c)} to ${spokenPoint(r2, c2)}`;
+    return `segment from ${spokenPoint(r, c)} to ${spokenPoint(r2, c2)}${then}`;
+  }
+
+  /** The words of a preview in the toolbar, in place of the key hint (none: the hint comes back). */
+  function showNote(preview) {
+    const note = preview?.getAttribute("data-note") || "";
+    previewNote.textContent = note;
+    previewNote.title = note;
+    root.classList.toggle("cl-noting", note !== "");
   }
 
   function announce(text) {
@@ -423,12 +510,20 @@ function render({ model, el }) {
     const modes = focus.board === TRAY ? ["piece"] : modesOf(board);
     modeButton.disabled = modes.length < 2;
     modeButton.hidden = !hasBoards || (modes.length < 2 && order.length < 2 && pieceOrder.length === 0);
-    // The key hint names only the keys that do something on this picture.
-    const keys = ["Arrows move", "Enter chooses"];
-    if (modes.length > 1) keys.push("M mode");
-    if (order.length + (pieceOrder.length ? 1 : 0) > 1) keys.push("[ ] board");
-    if (pieceOrder.length || held) keys.push("R rotate");
-    hint.textContent = [...keys, "Esc cancel"].join(" \u00b7 ");
+    // The key hint and the legend name only the keys that do something on this picture.
+    // A picture that takes no clicks (someone else's turn) has nothing for the arrows and Enter to choose.
+    const choosing = pieceOrder.length > 0 || order.some((id) => boards.get(id).clickable.length || boards.get(id).pieces);
+    const acting = choosing ? ["arrows", "enter"] : [];
+    if (modes.length > 1) acting.push("mode");
+    if (focus.kind === "segment") acting.push("flip");
+    if (order.length + (pieceOrder.length ? 1 : 0) > 1) acting.push("board");
+    if (pieceOrder.length || held) acting.push("rotate");
+    acting.push("zoom", "legend", "escape");
+    hint.textContent = acting.map((k) => KEY_WORDS[k][0]).join(" \u00b7 ");
+    hint.title = acting.map((k) => `${KEY_WORDS[k][0]}: ${KEY_WORDS[k][1]}`).join("\n");
+    const listed = acting.map((k) => KEY_WORDS[k]);
+    if (!modeButton.hidden) listed.push(["Mode", `now ${MODE_NAMES[focus.kind]}: the arrows move over ${MODE_WORDS[focus.kind]}`]);
+    keysList.replaceChildren(...listed.flatMap(([key, words]) => [htmlEl("dt", {}, key), htmlEl("dd", {}, words)]));
     modeButton.dataset.mode = focus.kind;
     modeButton.textContent = "";
     modeButton.append(
@@ -436,6 +531,7 @@ function render({ model, el }) {
       htmlEl("span", { class: "cl-mode-value" }, MODE_NAMES[focus.kind] || focus.kind),
     );
     modeButton.setAttribute("aria-label", `Mode: ${MODE_NAMES[focus.kind] || focus.kind}. Change with M.`);
+    modeButton.title = `The arrow keys move over ${MODE_WORDS[focus.kind] || focus.kind}; click or press M to change`;
     rotateButton.hidden = pieceOrder.length === 0 && !held;
     rotateButton.disabled = !held;
     rotateButton.dataset.turns = held ? String(held.turns) : "0";
@@ -669,6 +765,7 @@ function render({ model, el }) {
     hover.ring?.remove();
     hover.preview?.classList.remove("cl-preview-on");
     hover = null;
+    showNote(root.classList.contains("cl-kbd") ? focusPreview : null);
   }
 
   function showHover(node, board) {
@@ -678,6 +775,7 @@ function render({ model, el }) {
     node.classList.add("cl-hover");
     const preview = previewFor(board, node);
     preview?.classList.add("cl-preview-on");
+    showNote(preview);
     let ring = null;
     if (node.getAttribute("data-kind") === "cell") {
       const r = Number(node.getAttribute("data-r"));
@@ -1006,6 +1104,15 @@ function render({ model, el }) {
       case "r": case "R":
         rotate();
         break;
+      case "+": case "=":
+        changeZoom(1);
+        break;
+      case "-": case "_":
+        changeZoom(-1);
+        break;
+      case "?":
+        keys.open = !keys.open;
+        break;
       case "Enter": case " ":
         if (event.repeat) break;
         hideNotice();
@@ -1014,6 +1121,7 @@ function render({ model, el }) {
       case "Escape":
         if (held) putBack();
         else if (shownNotice) hideNotice();
+        else if (keys.open) keys.open = false;
         else handled = false;
         break;
       default:
@@ -1180,6 +1288,8 @@ function render({ model, el }) {
     rotate();
     stage.focus({ preventScroll: true });
   });
+  on(zoomOut, "click", () => changeZoom(-1));
+  on(zoomIn, "click", () => changeZoom(1));
   on(noticeClose, "click", (event) => {
     event.stopPropagation();
     hideNotice();

@@ -49,6 +49,7 @@ class Cell:
     emphasis: bool = False
     absent: bool = False  # a hole: not part of the board (cut out, broken off)
     badge: str = ""  # a second, smaller glyph in the bottom-right corner (an icon the square carries)
+    vacant: bool = False  # a space still to be filled: a dashed inner outline, told apart by more than colour
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,7 +81,8 @@ class Mark:
     kind: Kind
     at: Coord
     to: Coord | None = None  # the second end point of a segment
-    style: Literal["target", "last", "ghost", "preview", "fresh"] = "target"  # fresh: flashes when drawn
+    # fresh: flashes when drawn; lost: crossed out (a penguin that would fall, a piece that would go)
+    style: Literal["target", "last", "ghost", "preview", "fresh", "lost"] = "target"
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +94,7 @@ class Preview:
     at: Coord
     marks: tuple[Mark, ...]
     to: Coord | None = None  # the second end point of a segment
+    note: str = ""  # the result in words, shown beside the board while the preview is
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +110,9 @@ class Board:
     clickable: tuple[Kind, ...] = ()  # what a click on this board may name
     accepts_pieces: bool = False  # pieces from the tray may be dropped here
     previews: tuple[Preview, ...] = ()  # shown by the widget on hover or focus; hidden in a still picture
+    # Numbers along the left and bottom edges: "cells" numbers the rows and columns of cells, "points" the
+    # lattice lines (a place cited as "point 2,3" is read off them); "" draws none.
+    coordinates: Literal["", "cells", "points"] = ""
 
     def __post_init__(self) -> None:
         # Ids end up inside element ids and CSS selectors in the browser.
@@ -135,7 +141,9 @@ class Scene:
     status: str = ""  # one line under the boards: whose turn, what to do
     board_gap: float = 0.6  # space between boards, in cells
     wrap: int = 24  # start a new row of boards past this width, in cells
-    zoom: float = 1.0  # largest size relative to 40 pixels a cell (the picture shrinks to fit its container)
+    # The size relative to 40 pixels a cell. A still picture shrinks to fit its container; the widget keeps
+    # this scale (times the viewer's own zoom), so squares keep their size whatever is beside the board.
+    zoom: float = 1.0
     tray_label: str = "Pieces"  # the heading over the tray of pieces
     status_gap: float = 0.55  # from the last row of boards (or the tray) down to the status line, in cells
     extra: dict[str, Any] = field(default_factory=dict)

@@ -9,6 +9,7 @@ Tray pieces are <g class="cl-piece" data-piece=ID> drawn at the origin of their 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from functools import lru_cache
 from html import escape
@@ -18,6 +19,16 @@ from .scene import PALETTE, SEAT_COLOURS, SEAT_GLYPHS, Board, Cell, Edge, Mark, 
 
 UNIT = 40  # pixels per cell in the viewBox; the picture scales to its container
 LABEL_HEIGHT = 1.0  # board labels, in cells (clear of tokens on the top row)
+LABEL_RISE = 0.6  # a board label's baseline above the board's top edge, in cells: clear of rings on its top row
+# Room for the coordinates along a board's left and bottom edges, in cells: numbers of lattice lines sit
+# outside the tokens and rings on the outer points; numbers of cells need only their own height.
+COORDINATE_MARGIN = {"": 0.0, "cells": 0.5, "points": 0.9}
+# Hit targets, in cells: a point's radius and half the thickness of a segment's. At the smallest board scale
+# in use (34 pixels a cell) a point target is 24 pixels across; a segment is as thick from 60 pixels a cell.
+POINT_HIT = 0.36
+SEGMENT_HIT = 0.2
+# Where segments take clicks too, points give up some room: a segment's free middle is 0.4 of a cell.
+POINT_HIT_WITH_SEGMENTS = 0.3
 STATUS_CHAR_WIDTH = 0.21  # an average character of the status line, in cells
 LABEL_CHAR_WIDTH = 0.25  # an average character of a board label (bold, larger), in cells
 DARK_FILLS = {"blue", "vermillion", "green", "black"}
@@ -36,14 +47,21 @@ STYLE = """
 .cl-scene .cl-edge-crack{stroke:#D55E00;stroke-width:5;stroke-dasharray:7 4}
 .cl-scene .cl-edge-wall{stroke:var(--cl-line,#1d1d1d);stroke-width:7}
 .cl-scene .cl-edge-walkway{stroke:#7a5a2f;stroke-width:6;stroke-dasharray:2 6}
-.cl-scene .cl-edge-highlight{stroke:#F0E442;stroke-width:7;opacity:.9}
+.cl-scene .cl-edge-highlight{stroke:#F0E442;stroke-width:5;stroke-dasharray:9 5}
+.cl-scene .cl-edge-highlight-under{stroke:var(--cl-line,#1d1d1d);stroke-width:11;stroke-linecap:round}
+.cl-scene .cl-coord{fill:var(--cl-ink-soft,#555);font-size:11px;text-anchor:end;dominant-baseline:central}
+.cl-scene .cl-coord-col{text-anchor:middle}
+.cl-scene .cl-vacant{fill:none;stroke:#1d1d1d;stroke-width:1.5;stroke-dasharray:4 3;opacity:.7}
 .cl-scene .cl-edge-bridge{stroke:#7a5a2f;stroke-width:9;opacity:.7}
 .cl-scene .cl-mark{fill:none;stroke-width:3;pointer-events:none}
 .cl-scene line.cl-mark{stroke-width:7;stroke-linecap:round}
 .cl-scene .cl-mark-target{stroke:#009E73;stroke-dasharray:5 3}
+.cl-scene .cl-halo-mark{fill:none;stroke:#ffffff;stroke-width:7;opacity:.9;pointer-events:none}
+.cl-scene line.cl-halo-mark{stroke-width:11;stroke-linecap:round}
 .cl-scene .cl-mark-last{stroke:#CC79A7}
 .cl-scene .cl-mark-ghost{stroke:#0072B2;fill:#0072B2;fill-opacity:.25}
 .cl-scene .cl-mark-preview{stroke:#000000;stroke-width:4;fill:#ffffff;fill-opacity:.45}
+.cl-scene .cl-mark-lost{stroke:#D55E00;stroke-width:4;fill:#ffffff;fill-opacity:.35}
 .cl-scene .cl-mark-fresh{stroke:#E69F00;stroke-width:4;fill:#E69F00;fill-opacity:0;animation:cl-fresh .6s ease-out 3}
 @keyframes cl-fresh{from{fill-opacity:.75}to{fill-opacity:0}}
 @media (prefers-reduced-motion:reduce){.cl-scene .cl-mark-fresh{animation:none}}
@@ -96,6 +114,12 @@ def draw_cell(cell: Cell, x: float, y: float, ids: str | None = None, in_grid: b
     )
     body = [f"<title>{escape(spoken_cell(cell))}</title>"]
     body.append(f'<rect x="{_num(x)}" y="{_num(y)}" width="{UNIT}" height="{UNIT}" fill="{colour}"/>')
+    if cell.vacant and not cell.absent:
+        inset = UNIT * 0.1
+        body.append(
+            f'<rect class="cl-vacant" x="{_num(x + inset)}" y="{_num(y + inset)}" '
+            f'width="{_num(UNIT - 2 * inset)}" height="{_num(UNIT - 2 * inset)}" rx="3"/>'
+        )
     if not cell.absent:
         glyph = default_glyph if cell.glyph is None else cell.glyph
         ink = "#ffffff" if cell.fill in DARK_FILLS else "#1d1d1d"
@@ -157,20 +181,39 @@ def _outline(rows: int, cols: int, gone: frozenset[tuple[int, int]]) -> str:
     )
 
 
+def _cross(cx: float, cy: float, half: float, cls: str) -> str:
+    """An X over a place: what a "lost" mark adds, so a loss is told by shape and not by colour alone."""
+    d = f"M{_num(cx - half)} {_num(cy - half)}L{_num(cx + half)} {_num(cy + half)}"
+    d += f"M{_num(cx - half)} {_num(cy + half)}L{_num(cx + half)} {_num(cy - half)}"
+    return f'<path class="{cls}" d="{d}"/>'
+
+
 def _mark(mark: Mark, occupied: frozenset[tuple[int, int]] = frozenset()) -> str:
+    shape = _mark_shape(mark, occupied)
+    if mark.style != "target":
+        return shape
+    # A legal target sits on a white halo, so its green dashes show on green squares and dark pieces too.
+    halo = re.sub(r'class="[^"]*"', 'class="cl-halo-mark"', shape, count=1)
+    return halo + shape
+
+
+def _mark_shape(mark: Mark, occupied: frozenset[tuple[int, int]]) -> str:
     r, c = mark.at
     cls = f"cl-mark cl-mark-{mark.style}"
+    lost = mark.style == "lost"
     if mark.kind == "cell":
         inset = 4
+        cross = _cross((c + 0.5) * UNIT, (r + 0.5) * UNIT, UNIT * 0.3, cls) if lost else ""
         return (
             f'<rect class="{cls}" x="{c * UNIT + inset}" y="{r * UNIT + inset}" '
-            f'width="{UNIT - 2 * inset}" height="{UNIT - 2 * inset}" rx="4"/>'
+            f'width="{UNIT - 2 * inset}" height="{UNIT - 2 * inset}" rx="4"/>{cross}'
         )
     if mark.kind == "point":
         # Around a token standing on the point (radius 0.36) the ring goes just outside it; on an empty point
         # it stays small, so that the rings of neighbouring points never touch.
         radius = 0.42 if mark.at in occupied else 0.3
-        return f'<circle class="{cls}" cx="{c * UNIT}" cy="{r * UNIT}" r="{UNIT * radius:.0f}"/>'
+        cross = _cross(c * UNIT, r * UNIT, UNIT * 0.26, cls) if lost else ""
+        return f'<circle class="{cls}" cx="{c * UNIT}" cy="{r * UNIT}" r="{UNIT * radius:.0f}"/>{cross}'
     assert mark.to is not None
     r2, c2 = mark.to
     return f'<line class="{cls}" x1="{c * UNIT}" y1="{r * UNIT}" x2="{c2 * UNIT}" y2="{r2 * UNIT}"/>'
@@ -181,7 +224,8 @@ def _preview(preview: Preview, occupied: frozenset[tuple[int, int]]) -> str:
     to = preview.to or ("", "")
     place = "|".join(str(part) for part in (preview.kind, *preview.at, *to))
     marks = "".join(_mark(mark, occupied) for mark in preview.marks)
-    return f'<g class="cl-preview" aria-hidden="true" data-for="{place}">{marks}</g>'
+    note = _attrs(data_note=preview.note or None)
+    return f'<g class="cl-preview" aria-hidden="true" data-for="{place}"{" " + note if note else ""}>{marks}</g>'
 
 
 def _edge(edge: Edge) -> str:
@@ -195,10 +239,10 @@ def _edge(edge: Edge) -> str:
             y1, y2, x1, x2 = my, my, mx - half, mx + half
     # The link's look is inline rather than in STYLE, which every stored picture repeats word for word.
     look = ' stroke="#7a5a2f" stroke-width="8"' if edge.style == "link" else ""
-    return (
-        f'<line class="cl-edge cl-edge-{edge.style}" x1="{_num(x1 * UNIT)}" y1="{_num(y1 * UNIT)}" '
-        f'x2="{_num(x2 * UNIT)}" y2="{_num(y2 * UNIT)}"{look}/>'
-    )
+    ends = f'x1="{_num(x1 * UNIT)}" y1="{_num(y1 * UNIT)}" x2="{_num(x2 * UNIT)}" y2="{_num(y2 * UNIT)}"'
+    # A highlighted line (this round's cut) is yellow dashes on a wide dark line: seen by its pattern too.
+    under = f'<line class="cl-edge cl-edge-highlight-under" {ends}/>' if edge.style == "highlight" else ""
+    return f'{under}<line class="cl-edge cl-edge-{edge.style}" {ends}{look}/>'
 
 
 def _where(r: int, c: int) -> str:
@@ -206,7 +250,7 @@ def _where(r: int, c: int) -> str:
 
 
 def _segment_hit(r: int, c: int, r2: int, c2: int, prefix: str | None) -> str:
-    pad = UNIT * 0.14
+    pad = UNIT * SEGMENT_HIT
     across = r2 == r  # a horizontal edge
     attrs = _attrs(
         class_="cl-hit",
@@ -240,6 +284,7 @@ def _hits(rows: int, cols: int, clickable: tuple[str, ...], prefix: str | None) 
                 if r < rows:
                     out.append(_segment_hit(r, c, r + 1, c, prefix))
     if "point" in clickable:
+        radius = UNIT * (POINT_HIT_WITH_SEGMENTS if "segment" in clickable else POINT_HIT)
         for r in range(rows + 1):
             for c in range(cols + 1):
                 attrs = _attrs(
@@ -250,8 +295,25 @@ def _hits(rows: int, cols: int, clickable: tuple[str, ...], prefix: str | None) 
                     data_c=c,
                     aria_label=f"point {_where(r, c)}",
                 )
-                out.append(f'<circle {attrs} cx="{c * UNIT}" cy="{r * UNIT}" r="{UNIT * 0.2:.0f}"/>')
+                out.append(f'<circle {attrs} cx="{c * UNIT}" cy="{r * UNIT}" r="{_num(radius)}"/>')
     return "".join(out)
+
+
+@lru_cache(maxsize=64)
+def _coordinates(rows: int, cols: int, kind: str) -> str:
+    """Row numbers left of the board and column numbers under it, as refusals and the log cite them."""
+    if not kind:
+        return ""
+    # Lattice numbers clear a ring around a token on an outer point (0.42 of a cell, and its stroke).
+    shift, last, left, below = (0.0, 0, -0.55, 0.7) if kind == "points" else (0.5, 1, -0.3, 0.3)
+    left, below = left * UNIT, (rows + below) * UNIT
+    text = '<text class="cl-coord" x="{}" y="{}">{}</text>'
+    numbers = [text.format(_num(left), _num((r + shift) * UNIT), r) for r in range(rows + 1 - last)]
+    numbers += [
+        text.format(_num((c + shift) * UNIT), _num(below), c).replace("cl-coord", "cl-coord cl-coord-col")
+        for c in range(cols + 1 - last)
+    ]
+    return f'<g class="cl-coords" aria-hidden="true" data-coordinates="{kind}">{"".join(numbers)}</g>'
 
 
 def _token_glyph(owner: int) -> str:
@@ -295,11 +357,13 @@ def draw_board(board: Board, ids: str | None = None) -> str:
         data_clickable=" ".join(board.clickable),
         data_accepts_pieces="1" if board.accepts_pieces else None,
     )
-    label = f'<text class="cl-label" x="0" y="{-UNIT * 0.5:.0f}">{escape(board.label)}</text>'
+    left = -COORDINATE_MARGIN[board.coordinates] * UNIT
+    label = f'<text class="cl-label" x="{_num(left)}" y="{-UNIT * LABEL_RISE:.0f}">{escape(board.label)}</text>'
     # Marks and previews come after the tokens, so a hint on an occupied place is drawn over its piece.
     occupied = frozenset(token.at for token in board.tokens)
     marks = "".join(_mark(m, occupied) for m in board.marks) + "".join(_preview(p, occupied) for p in board.previews)
-    body = "".join(rows) + _grid_lines(board) + edges + "".join(tokens) + marks
+    coordinates = _coordinates(board.rows, board.cols, board.coordinates)
+    body = "".join(rows) + _grid_lines(board) + coordinates + edges + "".join(tokens) + marks
     return f"<g {attrs}>{label}{body}{_hits(board.rows, board.cols, board.clickable, prefix)}</g>"
 
 
@@ -311,7 +375,7 @@ def draw_piece(piece: Piece) -> str:
 
 
 def _layout(
-    sizes: Iterable[tuple[float, int]], gap: float, wrap: int
+    sizes: Iterable[tuple[float, float]], gap: float, wrap: int
 ) -> tuple[list[tuple[float, float]], float, float]:
     """Place boxes (w, h in cells) left to right, starting a new row past `wrap` cells."""
     places, x, y, row_h, width = [], 0.0, 0.0, 0.0, 0.0
@@ -330,12 +394,15 @@ def render(scene: Scene, ids: str | None = None) -> str:
 
     `ids` prefixes element ids (needed by the widget for keyboard focus); static pictures leave it out.
     """
-    # A board takes the width of its label when that is wider, so labels of narrow boards never overlap.
-    sizes = ((max(b.cols, len(b.label) * LABEL_CHAR_WIDTH), b.rows) for b in scene.boards)
+    # A board takes the width of its label when that is wider, so labels of narrow boards never overlap;
+    # its coordinates take a margin on its left and below it.
+    margins = [COORDINATE_MARGIN[b.coordinates] for b in scene.boards]
+    boxes = zip(scene.boards, margins, strict=True)
+    sizes = ((max(b.cols + m, len(b.label) * LABEL_CHAR_WIDTH), b.rows + m) for b, m in boxes)
     places, width, height = _layout(sizes, scene.board_gap, scene.wrap)
     parts = [
-        f'<g transform="translate({_num(x * UNIT)} {_num(y * UNIT)})">{draw_board(board, ids)}</g>'
-        for board, (x, y) in zip(scene.boards, places, strict=True)
+        f'<g transform="translate({_num((x + m) * UNIT)} {_num(y * UNIT)})">{draw_board(board, ids)}</g>'
+        for board, m, (x, y) in zip(scene.boards, margins, places, strict=True)
     ]
     if scene.pieces:
         tray_sizes = [(1 + max(c.at[1] for c in p.cells), 1 + max(c.at[0] for c in p.cells)) for p in scene.pieces]

@@ -32,7 +32,7 @@ SNAPSHOT = """(app) => {
   const text = (sel) => (app.querySelector(sel)?.innerText ?? '').trim();
   const num = (el, a) => Number(el.getAttribute(a));
   const buttons = [...app.querySelectorAll('button')]
-    .map((b) => ({cls: [...b.classList].find((c) => /^(cc|tb)-/.test(c)), info: b.classList.contains('mod-info'),
+    .map((b) => ({cls: [...b.classList].find((c) => /^(cc|tb)-/.test(c)), info: b.classList.contains('cc-chosen'),
                   disabled: b.disabled}))
     .filter((b) => b.cls && b.cls !== 'tb-load');
   const board = app.querySelector('.cl-board[data-board="floe"]');

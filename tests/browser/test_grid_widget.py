@@ -595,3 +595,141 @@ def test_dark_theme_board_is_readable(
     )
     assert _contrast(*colours) >= 4.5, f"the notice is hard to read: {colours}"
     g.shot(artifacts_dir, "grid_dark_theme_notice")
+
+
+# --------------------------------------------------------------------------- scale, zoom and the legend of keys
+
+CELL = """(root) =>
+  root.querySelector('.cl-board[data-board="sheet"] [data-kind="cell"] rect').getBoundingClientRect().width"""
+SCROLLS = "(root) => { const host = root.querySelector('.cl-svg-host'); return host.scrollWidth > host.clientWidth; }"
+
+
+def test_the_board_keeps_its_scale_and_the_zoom_control_scales_it(
+    notebook_dir: Path, voila_server: Any, page: Page, js_errors: Any, artifacts_dir: Path
+) -> None:
+    g = open_in_voila(page, js_errors, voila_server(notebook_dir / "grid.ipynb"))
+    assert g.root.evaluate(CELL) == pytest.approx(UNIT, abs=0.5), "a scene at zoom 1 draws 40 pixels a cell"
+    # A narrower page (a wider side panel, say) leaves the squares as they were: the board scrolls instead.
+    page.set_viewport_size({"width": 420, "height": 720})
+    g.js.wait_until(lambda: g.root.evaluate("(r) => r.querySelector('.cl-svg-host').clientWidth < 400"), "narrow")
+    assert g.root.evaluate(CELL) == pytest.approx(UNIT, abs=0.5)
+    assert g.root.evaluate(SCROLLS)
+    page.set_viewport_size({"width": 1280, "height": 720})
+
+    g.root.locator("button.cl-zoom-in").click()
+    assert g.root.get_attribute("data-zoom") == "1.25"
+    assert g.root.locator(".cl-zoom-value").inner_text() == "125%"
+    assert g.root.evaluate(CELL) == pytest.approx(1.25 * UNIT, abs=0.5)
+    # The zoom outlives a new picture from Python, and the keys + and - change it too.
+    g.cell("sheet", 0, 0).click()
+    g.wait_counter(1)
+    g.wait_state(lambda s: (0, 0) in s["sheet"]["cells"], "the click came back")
+    assert g.root.evaluate(CELL) == pytest.approx(1.25 * UNIT, abs=0.5)
+    g.stage.focus()
+    for _ in range(2):
+        g.page.keyboard.press("-")
+    assert g.root.get_attribute("data-zoom") == "0.8"
+    assert g.root.evaluate(CELL) == pytest.approx(0.8 * UNIT, abs=0.5)
+    # Hit targets are at least 24 pixels across at the scale a game draws at.
+    g.stage.press("+")
+    assert g.root.get_attribute("data-zoom") == "1"
+    hit = g.point("sheet", 1, 1).bounding_box()
+    assert hit and hit["width"] >= 24, hit
+
+    g.root.locator(".cl-keys > summary").click()
+    legend = g.root.locator(".cl-keys-list")
+    assert legend.is_visible()
+    keys = legend.locator("dt").all_inner_texts()
+    # This picture has three kinds of place, two boards and a tray of pieces: every key acts here.
+    assert keys[:2] == ["Arrows", "Enter"] and {"M", "[ ]", "R", "Mode"} <= set(keys)
+    assert "arrows move over" in legend.locator("dd").last.inner_text()
+    g.shot(artifacts_dir, "grid_keys_legend")
+
+
+# --------------------------------------------------------------------------- hover previews against the engine
+
+# A Click & Crack position found in seeded play: penguin 1's walk south pushes penguin 0 along.
+PUSH_GAME = """\
+from cliplab.games.click_crack.rules import position
+
+game = position(
+    2,
+    penguins=[(4, 0), (3, 0), (4, 4), (3, 5)],
+    cracks=[((0, 0), (1, 0)), ((1, 0), (1, 1)), ((1, 4), (2, 4)), ((3, 0), (4, 0)), ((3, 2), (4, 2)),
+            ((3, 3), (4, 3)), ((4, 0), (4, 1)), ((4, 2), (4, 3))],
+    gone=[(4, 0)], scores=[1, 0], phase="perform", round=9,
+    tiles=[(("break", "W"), ("walk", "S")), (("break", "E"), ("break", "W"))],
+    used=[[False, False], [False, False]], acting=0,
+)
+tile = ("walk", "S")
+"""
+PREVIEW_SETUP = (
+    PUSH_GAME
+    + """
+from cliplab.games.click_crack.board import describe
+from cliplab.games.click_crack.picture import CLICKABLE, click_marks, click_previews
+from cliplab.ui.widget import Grid
+
+clickable = CLICKABLE["perform"]
+grid = Grid(describe(game, click_marks(game, 0, tile), clickable, click_previews(game.view(0), 0, tile, clickable)))
+"""
+)
+
+# The marks of the preview on screen, as (kind, at, to, style) with places in board units.
+SHOWN_PREVIEW = """(root) => {
+  const on = [...root.querySelectorAll('.cl-preview')].filter((g) => getComputedStyle(g).display !== 'none');
+  const num = (n, a) => Math.round(Number(n.getAttribute(a)) / 40 * 2) / 2;
+  const marks = on.flatMap((g) => [...g.children]).filter((m) => m.tagName !== 'path').map((m) => {
+    const style = [...m.classList].find((c) => c.startsWith('cl-mark-')).slice(8);
+    if (m.tagName === 'circle') return ['point', [num(m, 'cy'), num(m, 'cx')], null, style];
+    if (m.tagName === 'line') return ['segment', [num(m, 'y1'), num(m, 'x1')], [num(m, 'y2'), num(m, 'x2')], style];
+    return ['cell', [Math.floor(num(m, 'y')), Math.floor(num(m, 'x'))], null, style];
+  });
+  return {count: on.length, marks, note: root.querySelector('.cl-preview-note').textContent};
+}"""
+
+
+def _engine_marks(game: Any, seat: int, kind: str, at: tuple[int, int], to: Any, tile: Any) -> set[tuple[Any, ...]]:
+    """What the engine does with a click on the floe, as the marks a preview should show."""
+    from cliplab.games.click_crack.picture import click_action
+    from cliplab.grid import segment_points
+    from cliplab.ui import Intent
+
+    after = game.clone()
+    after.apply(click_action(game, seat, Intent("floe", kind, at, to), tile), seat)
+    marks: set[tuple[Any, ...]] = set()
+    for was, now in zip(game.pos, after.pos, strict=True):
+        if was is not None and now != was:
+            marks.add(("point", now, None, "preview") if now is not None else ("point", was, None, "lost"))
+    marks |= {("segment", *segment_points(crack), "preview") for crack in after.cracks - game.cracks}
+    return marks | {("cell", at, None, "lost") for at in game.main - after.main}
+
+
+def test_a_hovered_preview_shows_what_the_engine_does_with_that_click(
+    tmp_path: Path, voila_server: Any, page: Page, js_errors: Any, artifacts_dir: Path
+) -> None:
+    path = _write_notebook(tmp_path / "preview.ipynb", PREVIEW_SETUP, "display(grid)")
+    page.goto(voila_server(path).url, wait_until="commit", timeout=KERNEL_TIMEOUT_MS)
+    root = page.locator("div.cl-grid")
+    js_errors.wait_for(root.locator("svg .cl-board[data-board='floe']"), timeout=KERNEL_TIMEOUT_MS)
+    floe = root.locator("svg .cl-board[data-board='floe']")
+    assert root.evaluate(SHOWN_PREVIEW)["count"] == 0, "no preview shows before a place is hovered"
+    places = [g.get_attribute("data-for") or "" for g in floe.locator(":scope > .cl-preview").all()]
+    assert places, "the walk tile gives previews"
+    scope: dict[str, Any] = {}
+    exec(PUSH_GAME, scope)  # the same position, here in the test's Python
+    for place in places:
+        kind, r, c, r2, c2 = place.split("|")
+        at, to = (int(r), int(c)), ((int(r2), int(c2)) if r2 else None)
+        extra = f"[data-r2='{r2}'][data-c2='{c2}']" if to else ""
+        floe.locator(f".cl-hit[data-kind='{kind}'][data-r='{r}'][data-c='{c}']{extra}").hover(force=True)
+        shown = root.evaluate(SHOWN_PREVIEW)
+        assert shown["count"] == 1, place
+        on_screen = {(k, tuple(a), tuple(b) if b else None, s) for k, a, b, s in shown["marks"]}
+        assert on_screen == _engine_marks(scope["game"], 0, kind, at, to, scope["tile"]), place
+        assert shown["note"].startswith("Walk S"), shown["note"]
+        if (kind, at) == ("point", (3, 0)):
+            assert shown["note"].endswith("penguin 0 to point 4,1; penguin 1 to point 4,0")
+            root.screenshot(path=str(artifacts_dir / "grid_preview_push.png"))
+    page.mouse.move(1, 1)
+    assert root.evaluate(SHOWN_PREVIEW) == {"count": 0, "marks": [], "note": ""}

@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 from cliplab.grid import segment_points
-from cliplab.ui.scene import Board, Cell, Edge, Kind, Mark, Scene, Token
+from cliplab.ui.scene import Board, Cell, Edge, Kind, Mark, Preview, Scene, Token
 
 from .rules import SIZE, ClickCrack
 
 
 def describe(
-    state: ClickCrack, marks: tuple[Mark, ...] = (), clickable: tuple[Kind, ...] = ("cell", "segment", "point")
+    state: ClickCrack,
+    marks: tuple[Mark, ...] = (),
+    clickable: tuple[Kind, ...] = ("cell", "segment", "point"),
+    previews: tuple[Preview, ...] = (),
 ) -> Scene:
-    """The floe with `marks` on it, taking clicks on the `clickable` kinds of place."""
+    """The floe with `marks` on it, taking clicks on the `clickable` kinds of place; `previews` show what a
+    click would do while its place is hovered. Points are numbered along the edges, as the game cites them."""
     cells = tuple(
         Cell((r, c), fill="ice", label="ice")
         if (r, c) in state.main
@@ -25,8 +29,11 @@ def describe(
         for penguin, at in enumerate(state.pos)
         if at is not None
     )
-    floe = Board("floe", "The floe", SIZE, SIZE, cells, edges, tokens, marks, clickable=clickable)
+    floe = Board(
+        "floe", "The floe", SIZE, SIZE, cells, edges, tokens, marks, clickable, previews=previews, coordinates="points"
+    )
     scores = ", ".join(f"player {seat}: {points}" for seat, points in enumerate(state.scores))
     status = f"Round {state.round}. Scores: {scores}"
-    # Large by default: the floe is shown to a room as often as to one player.
-    return Scene((floe,), title="Click & Crack", status=status, zoom=2.0)
+    # Large (60 pixels a tile): the floe is shown to a room as often as to one player, and it still fits a
+    # 1280x720 screen with the table beside it.
+    return Scene((floe,), title="Click & Crack", status=status, zoom=1.5)

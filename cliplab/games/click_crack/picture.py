@@ -10,24 +10,26 @@ A click on the floe, for the person to decide:
 - a penguin pushed off the edge: the point where it should slide;
 - equal halves: a tile of the half that breaks off.
 The teaching notebook's live floe uses the same mapping: `click_action`, `tile_at` and `click_marks`.
+`click_previews` shows, while a place is hovered, what the engine makes of a click there, played on a copy.
 """
 
 from __future__ import annotations
 
 import functools
 import html
+import random
 from typing import Any
 
 import ipywidgets as w
 
 from cliplab.engine import Action, IllegalAction, State
-from cliplab.grid import step
+from cliplab.grid import Point, segment_points, step
 from cliplab.ui import Intent, Mark, Scene
-from cliplab.ui.scene import Kind
+from cliplab.ui.scene import Kind, Preview
 from cliplab.ui.table_app import Picture, button, swatch
 
 from .board import describe
-from .rules import DIRS, KINDS, BreakOff, ClickCrack, Pass, Perform, Place, PushAside, SetTiles
+from .rules import DIRS, KINDS, SIZE, BreakOff, ClickCrack, Pass, Perform, Place, PushAside, SetTiles
 
 ARROWS = {"N": "↑", "E": "→", "S": "↓", "W": "←"}
 
@@ -139,6 +141,96 @@ def click_marks(game: ClickCrack, seat: int, tile: tuple[str, str] | None = None
     return tuple(marks)
 
 
+Spot = tuple[Kind, Point, Point | None]  # what a click names: a kind of place, where, and a segment's far end
+
+
+def _places(clickable: tuple[Kind, ...]) -> list[Spot]:
+    """Every place of the floe a click of the `clickable` kinds may name."""
+    places: list[Spot] = []
+    lattice = [(r, c) for r in range(SIZE + 1) for c in range(SIZE + 1)]
+    if "point" in clickable:
+        places += [("point", at, None) for at in lattice]
+    if "segment" in clickable:
+        for r, c in lattice:
+            places += [("segment", (r, c), to) for to in ((r, c + 1), (r + 1, c)) if max(to) <= SIZE]
+    if "cell" in clickable:
+        places += [("cell", (r, c), None) for r in range(SIZE) for c in range(SIZE)]
+    return places
+
+
+def outcome_marks(before: ClickCrack, after: ClickCrack) -> tuple[tuple[Mark, ...], str]:
+    """What changed from `before` to `after` as marks and words: where penguins go or fall, the line that
+    cracks, the tiles that break off, the choice still to make and the points scored."""
+    marks: list[Mark] = []
+    words: list[str] = []
+    for penguin, (was, now) in enumerate(zip(before.pos, after.pos, strict=True)):
+        if was is None or was == now:
+            continue
+        if now is None:
+            marks.append(Mark("point", was, style="lost"))
+            words.append(f"penguin {penguin} falls")
+        else:
+            marks.append(Mark("point", now, style="preview"))
+            words.append(f"penguin {penguin} to point {now[0]},{now[1]}")
+    for crack in sorted(after.cracks - before.cracks):
+        a, b = segment_points(crack)
+        marks.append(Mark("segment", a, b, "preview"))
+        words.append(f"cracks the line {a[0]},{a[1]}-{b[0]},{b[1]}")
+    gone = sorted(before.main - after.main)
+    marks += [Mark("cell", at, style="lost") for at in gone]
+    if gone:
+        words.append(f"{len(gone)} tile{'s' if len(gone) != 1 else ''} break off")
+    if after.phase == "push":
+        for moves in after.push_sides.values():
+            marks += [Mark("point", to, style="ghost") for _, to in moves]
+        words.append("then you choose the side the penguin is pushed to")
+    if after.phase == "break":
+        marks += [Mark("cell", at, style="ghost") for half in after.halves for at in sorted(half)]
+        words.append("the floe splits into equal halves: you choose which breaks off")
+    scores = enumerate(zip(before.scores, after.scores, strict=True))
+    words += [f"player {seat} {now - was:+d} points" for seat, (was, now) in scores if now != was]
+    if after.ended:
+        words.append("the game ends")
+    return tuple(marks), "; ".join(words) or "nothing changes"
+
+
+def click_previews(
+    game: ClickCrack, seat: int, tile: tuple[str, str] | None, clickable: tuple[Kind, ...]
+) -> tuple[Preview, ...]:
+    """For each place a click may name now, what the engine makes of that click, played on a copy of the
+    game (the same `click_action` a real click goes through, so a preview is never a second rule book)."""
+    if seat not in game.to_move() or game.phase not in ("perform", "push", "break"):
+        return ()
+    legal = game.legal_actions(seat)
+    previews = []
+    for kind, at, to in _places(clickable):
+        try:
+            action = click_action(game, seat, Intent("floe", kind, at, to), tile)
+        except IllegalAction:
+            continue
+        if action not in legal:
+            continue
+        # A view takes no actions: the click is played on a game consistent with it (while tiles are carried
+        # out nothing is hidden).
+        after = game.determinize(random.Random(0))
+        assert isinstance(after, ClickCrack)
+        after.apply(action, seat)
+        marks, note = outcome_marks(game, after)
+        previews.append(Preview(kind, at, marks, to, f"{capital_words(action)}: {note}"))
+    return tuple(previews)
+
+
+def capital_words(action: Action) -> str:
+    """An action as the start of a preview's words, e.g. "Walk E with penguin 2"."""
+    if isinstance(action, Perform):
+        return f"{action.kind.capitalize()} {action.direction} {ARROWS[action.direction]} with penguin {action.penguin}"
+    if isinstance(action, PushAside):
+        return f"Push {action.direction}"
+    if isinstance(action, BreakOff):
+        return "Break off this half"
+    return str(action)
+
+
 class ClickCrackPicture(Picture):
     """The floe for everyone, with the controls a person needs beside it."""
 
@@ -168,7 +260,8 @@ class ClickCrackPicture(Picture):
         picked = tuple(
             Mark("segment" if intent.to else "point", intent.at, intent.to, "ghost") for intent, _ in self.picked
         )
-        return describe(view, click_marks(view, seat, tile) + picked, clickable)
+        previews = click_previews(view, seat, tile, clickable)
+        return describe(view, click_marks(view, seat, tile) + picked, clickable, previews)
 
     def click(self, view: State, seat: int, intent: Intent) -> Action | None:
         assert isinstance(view, ClickCrack)
@@ -241,8 +334,13 @@ class ClickCrackPicture(Picture):
         selected = self._tile(view, seat)
         tiles = []
         for tile in open_tiles(view, seat):
-            chosen = button(tile_text(*tile), f"cc-tile-{tile[0]}-{tile[1]}", functools.partial(self._select, tile))
-            chosen.button_style = "info" if tile == selected else ""
+            picked = tile == selected
+            # The chosen tile stands out by more than a shade: a tick, its own colour and the word "chosen".
+            text = f"\u2714 {tile_text(*tile)} (chosen)" if picked else tile_text(*tile)
+            chosen = button(text, f"cc-tile-{tile[0]}-{tile[1]}", functools.partial(self._select, tile))
+            chosen.button_style = "primary" if picked else ""
+            if picked:
+                chosen.add_class("cc-chosen")
             tiles.append(chosen)
         penguins = [
             button(

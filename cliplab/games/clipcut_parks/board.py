@@ -14,13 +14,16 @@ on a small white badge in the square's corner (a paw, a recycling triangle).
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable
+from dataclasses import replace
+from itertools import pairwise
 from typing import Literal
 
 from cliplab.engine import Action, IllegalAction
 from cliplab.grid import DIRECTIONS, Point, edge_between, segment_points
 from cliplab.ui.intents import Intent
-from cliplab.ui.scene import PALETTE, Board, Cell, Edge, Kind, Mark, Piece, Scene
+from cliplab.ui.scene import PALETTE, Board, Cell, Edge, Kind, Mark, Piece, Preview, Scene
 
 from .content import COLOURS, DIE_FACES, SHEET_COLS, SHEET_ROWS, Square
 from .explain import why_illegal
@@ -133,6 +136,32 @@ def cut_between(start: Point, end: Point) -> Cut | None:
     return Cut(length, start[0], start[1], direction)
 
 
+def cut_preview(state: ClipCutParks, seat: int, end: Point, cut: Cut) -> Preview:
+    """What a cut ending at `end` would do, made by the engine on a copy of the game: the line it runs
+    along and the squares that would come free (or the equal parts one of which must be kept)."""
+    # A view takes no actions: the cut is played on a game consistent with it (what it hides, the order of
+    # the piles, plays no part in what a cut frees).
+    after = state.determinize(random.Random(0))
+    assert isinstance(after, ClipCutParks)
+    after.apply(cut, seat)
+    marks = [Mark("segment", p, q, "preview") for p, q in pairwise(cut.points)]
+    freed = [after.sections[seat][n] for n in sorted(set(after.sections[seat]) - set(state.sections[seat]))]
+    marks += [Mark("cell", at, style="lost") for section in freed for at in section]
+    if freed:
+        sizes = ", ".join(str(len(section)) for section in freed)
+        words = f"frees {len(freed)} section{'s' if len(freed) > 1 else ''} ({sizes} squares)"
+    elif after.stage[seat] == "keep":
+        marks += [Mark("cell", at, style="ghost") for part in after.tied[seat] for at in sorted(part)]
+        words = f"leaves {len(after.tied[seat])} equal largest parts: you then choose the one that stays"
+    else:
+        words = "frees nothing yet"
+    return Preview("point", end, tuple(marks), note=f"{capital_words(cut_words(cut))}: {words}")
+
+
+def capital_words(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
 def _sheet_board(state: ClipCutParks, seat: int, start: Point | None, interactive: bool) -> Board:
     number = state.sheet_number[seat]
     sheet = sheet_of(max(number, 0))
@@ -161,6 +190,7 @@ def _sheet_board(state: ClipCutParks, seat: int, start: Point | None, interactiv
                 fresh.append(Edge(p, q, style="highlight"))
     edges = fresh + edges
     marks: list[Mark] = []
+    previews: list[Preview] = []
     clickable: tuple[Kind, ...] = ()
     stage = state.stage[seat] if seat in state.to_move() else "done"
     if interactive and stage in ("cut", "bonus"):
@@ -169,6 +199,7 @@ def _sheet_board(state: ClipCutParks, seat: int, start: Point | None, interactiv
         if start is not None and ends:  # the chosen end, and the other ends of the cuts it may be part of
             marks.append(Mark("point", start, style="last"))
             marks.extend(Mark("point", end) for end in sorted(ends))
+            previews.extend(cut_preview(state, seat, end, cut) for end, cut in sorted(ends.items()))
         else:
             marks.extend(Mark("point", p) for p in start_points(state, seat))
     elif interactive and stage == "keep":
@@ -187,6 +218,8 @@ def _sheet_board(state: ClipCutParks, seat: int, start: Point | None, interactiv
         tuple(edges),
         marks=tuple(marks),
         clickable=clickable,
+        previews=tuple(previews),
+        coordinates="points",
     )
 
 
@@ -194,13 +227,13 @@ def _sheet_board(state: ClipCutParks, seat: int, start: Point | None, interactiv
 
 
 def requirement_cell(at: tuple[int, int], wanted: str) -> Cell:
-    """An empty card space, showing what it asks for."""
+    """An empty card space, showing what it asks for; its dashed outline tells it from a covered one."""
     if wanted in COLOURS:
         _, glyph, words = COLOUR_LOOK[wanted]
-        return Cell(at, fill=REQUIREMENT_FILLS[wanted], glyph=glyph, label=f"empty, needs {words}")
+        return Cell(at, fill=REQUIREMENT_FILLS[wanted], glyph=glyph, label=f"empty, needs {words}", vacant=True)
     if wanted in ICON_GLYPHS:
-        return Cell(at, fill="paper", glyph=ICON_GLYPHS[wanted], label=f"empty, needs a {wanted} icon")
-    return Cell(at, fill="paper", glyph="", label="empty, blank: any square")
+        return Cell(at, fill="paper", glyph=ICON_GLYPHS[wanted], label=f"empty, needs a {wanted} icon", vacant=True)
+    return Cell(at, fill="paper", glyph="", label="empty, blank: any square", vacant=True)
 
 
 def _walkway_edges(walkways: Iterable[tuple[tuple[int, int], ...]]) -> list[Edge]:
@@ -237,7 +270,7 @@ def card_board(state: ClipCutParks, seat: int, ref: CardRef, interactive: bool =
                 cells.append(square_cell(at, square, label))
             else:
                 cell = requirement_cell(at, wanted)
-                cells.append(Cell(at, cell.fill, cell.glyph, cell.label + path))
+                cells.append(replace(cell, label=cell.label + path))
     building = interactive and seat in state.to_move() and state.stage[seat] == "build"
     return Board(
         card_id(ref),
@@ -247,6 +280,7 @@ def card_board(state: ClipCutParks, seat: int, ref: CardRef, interactive: bool =
         tuple(cells),
         tuple(_walkway_edges(card.walkways)),
         accepts_pieces=building,
+        coordinates="cells",
     )
 
 
@@ -301,6 +335,11 @@ def status_line(state: ClipCutParks, seat: int) -> str:
     if state.phase != "play":
         return "Setting up."
     parts = [f"Round {state.round}", f"die {die_text(state.face)}"]
+    # The solo game ends when a round starts with the pile empty; any game at its round limit.
+    if state.solo and not state.pile[seat]:
+        parts.insert(0, "\u26a0 Last round: the pile is empty")
+    elif state.round >= state.option("round_limit"):
+        parts.insert(0, "\u26a0 Last round")
     stage = state.stage[seat]
     if stage == "bonus":
         parts.append("bonus cut: 1 or 2")
@@ -324,7 +363,7 @@ def describe(
     marks: dict[str, tuple[Mark, ...]] | None = None,
     interactive: bool = False,
     flipped: bool = False,
-    zoom: float = 1.6,
+    zoom: float = 0.85,
 ) -> Scene:
     """One player's table as a Scene: their sheet, face-up cards and the sections waiting to be built.
 
@@ -338,21 +377,7 @@ def describe(
     boards = [_sheet_board(state, seat, start, interactive)]
     boards += [card_board(state, seat, ref, interactive) for ref in state.face_up[seat]]
     if marks:
-        boards = [
-            Board(
-                b.id,
-                b.label,
-                b.rows,
-                b.cols,
-                b.cells,
-                b.edges,
-                b.tokens,
-                b.marks + marks.get(b.id, ()),
-                b.clickable,
-                b.accepts_pieces,
-            )
-            for b in boards
-        ]
+        boards = [replace(b, marks=b.marks + marks.get(b.id, ())) for b in boards]
     pieces = tuple(section_piece(state, seat, section, flipped) for section in state.pending[seat])
     title = "ClipCut Parks" + ("" if state.players == 1 else f", player {seat}")
     return Scene(
@@ -360,8 +385,10 @@ def describe(
         pieces,
         title=title,
         status=status_line(state, seat),
+        # 34 pixels a square (cut points 24 pixels across): the sheet and two cards side by side fit a
+        # 1280x720 screen with the table beside them; the zoom control makes them larger for a room.
         zoom=zoom,
-        wrap=26,
+        wrap=23,
         tray_label="Sections to build" if pieces else "Pieces",
         status_gap=0.9,  # clear of the rings on the sheet's bottom edge
     )
