@@ -124,6 +124,9 @@ STYLE = """<style>
 .tb-app .tb-help td, .tb-app .tb-help th { padding:1px 6px; border-bottom:1px solid #ddd; }
 .tb-app .tb-players th { font-weight:600; border-bottom:1px solid #ccc; }
 .tb-app .widget-label { overflow:visible; }
+.tb-app .widget-html-content { line-height:1.35; }
+.tb-app .tb-side { max-height:210px; overflow-y:auto; }
+.tb-app .tb-help summary, .tb-app .tb-teach { white-space:nowrap; }
 </style>"""
 
 
@@ -318,6 +321,7 @@ class TableApp:
         self.pace.observe(lambda _: self.refresh(), names="value")
         self.pace_row = w.HBox([w.Label("Bots:"), self.pace], layout=w.Layout(align_items="center"))
         self._timer: Cancel | None = None
+        self._no_clock = False  # the clock could not schedule (no running event loop): bots wait for the button
         self._timer_for: tuple[Any, ...] = ()  # the moment the pending timer was set for
         self.panel = w.VBox(layout=w.Layout())
         self.panel.add_class("tb-panel")
@@ -330,6 +334,7 @@ class TableApp:
         self.new_button = button("New game", "tb-new", self.show_setup)
         self.save_box = self._html("tb-save-box")
         self.upload = w.FileUpload(accept=".json", multiple=False, description="Load", tooltip="Load a saved game")
+        self.upload.layout.width = "auto"
         self.upload.add_class("tb-load")
         self.upload.observe(self._load, names="value")
 
@@ -348,8 +353,8 @@ class TableApp:
                 self.panel,
                 self.views,
                 self.seats_box,
-                self.side,
                 tools,
+                self.side,
                 self.log,
                 self.tag_box,
             ],
@@ -399,13 +404,13 @@ class TableApp:
             if self.kit.teach
             else ""
         )
-        if not rules and not link:
-            return ""
-        body = f"<div class='tb-rules'>{markdown_html(rules)}</div>" if rules else ""
-        return (
-            f"<div style='display:flex;gap:12px;align-items:baseline'><details style='flex:1'>"
-            f"<summary>How to play</summary>{body}</details>{link}</div>"
+        title = f"<b class='tb-title' style='font-size:16px'>{html.escape(self.spec.title)}</b>"
+        help_panel = (
+            f"<details><summary>How to play</summary><div class='tb-rules'>{markdown_html(rules)}</div></details>"
+            if rules
+            else ""
         )
+        return f"<div style='display:flex;justify-content:space-between;gap:12px'>{title}{link}</div>{help_panel}"
 
     def kind_words(self, seat: int) -> str:
         assert self.table is not None
@@ -491,8 +496,7 @@ class TableApp:
             for seat, choice in enumerate(self.seat_choices)
         )
         self.status.value = (
-            f"<b>{html.escape(self.spec.title)}</b>: choose the players and the rules, then start.<br>"
-            f"<span class='tb-chosen'>Players: {chosen}</span>"
+            f"Choose the players and the rules, then start.<br><span class='tb-chosen'>Players: {chosen}</span>"
         )
 
     def _preview(self) -> None:
@@ -517,7 +521,7 @@ class TableApp:
         self.views.children = []
         self.seats_box.value = self.side.value = self.log.value = self.save_box.value = self.notes.value = ""
         self.undo_button.disabled = True
-        self.pace_row.layout.display = "none"
+        self.pace_row.layout.display = "flex"
         self._show_seat_choices()
         self._tag()
 
@@ -659,6 +663,7 @@ class TableApp:
         self._stop_pacing()
         self._timer_for = moment
         self._timer = self.clock(wait, functools.partial(self._tick, moment))
+        self._no_clock = self._timer is None
 
     def _tick(self, moment: tuple[Any, ...]) -> None:
         """The timer: a reveal has been read, or a bot's turn has come."""
@@ -713,14 +718,15 @@ class TableApp:
             waiting = ", ".join(self.who(s) for s in game.to_move())
             self.status.value = f"{who} waits. To act now: {html.escape(waiting)}."
         bots = table.bots_to_move()
-        if bots and not self.paced():
+        names = html.escape(", ".join(self.who(s) for s in bots))
+        if bots and (self.pace.value == "step" or self._no_clock):
             # Bots wait for the button: the Step pace (a teacher walking through), or nowhere to schedule.
-            names = ", ".join(self.who(s) for s in bots)
-            controls.append(w.HTML(f"Bots to act: {html.escape(names)}"))
+            controls.append(w.HTML(f"Bots to act: {names}"))
             controls.append(button("Next bot step", "tb-bot-step", self.bot_step, "primary" if acting is None else ""))
-        elif bots and acting is None:
-            names = ", ".join(self.who(s) for s in bots)
-            controls.append(w.HTML(f"<span class='tb-bots-busy'>Bots play: {html.escape(names)}…</span>"))
+        elif bots and self.paced():
+            controls.append(w.HTML(f"<span class='tb-bots-busy'>Bots play: {names}…</span>"))
+        elif bots:
+            controls.append(w.HTML(f"<span class='tb-bots-wait'>{names} will act after you.</span>"))
         self.panel.children = controls
 
     def _show_handover(self, seat: int) -> None:
@@ -839,7 +845,7 @@ class TableApp:
     def _tag(self) -> None:
         """A hidden summary for tests: which redraw this is, and what the page is waiting for."""
         self.seq += 1
-        values: dict[str, Any] = {"seq": self.seq, "grid": self.grid.widget.revision}
+        values: dict[str, Any] = {"seq": self.seq, "grid": self.grid.widget.revision, "busy": int(self.paced())}
         if self.table is not None:
             game = self.table.game
             seat = self.acting_seat()
