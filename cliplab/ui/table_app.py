@@ -318,7 +318,7 @@ class TableApp:
             layout=w.Layout(width="auto"),
         )
         self.pace.add_class("tb-pace")
-        self.pace.observe(lambda _: self.refresh(), names="value")
+        self.pace.observe(lambda _: self.refresh() if self.table is not None else None, names="value")
         self.pace_row = w.HBox([w.Label("Bots:"), self.pace], layout=w.Layout(align_items="center"))
         self._timer: Cancel | None = None
         self._no_clock = False  # the clock could not schedule (no running event loop): bots wait for the button
