@@ -5,9 +5,11 @@
 
 The app holds everything that is the same in every game: the setup form read from the game's spec (player
 count, options and variants with their help texts, each seat a person or one of the game's bots, the
-seed), the hot-seat table (cliplab.ui.table: seats, bot steps, undo, save and load), bot pacing, the log
-in words, hand-over screens before a person decides in secret, the reveal when secrets come out, and the
-end screen from the game's Outcome and score breakdown. A game adds only its `Picture`.
+seed), the hot-seat table (cliplab.ui.table: seats, bot steps, undo, save and load), bots that play on by
+themselves at a chosen pace, the log in words, hand-over screens between two people when the next one
+decides in secret, the reveal when secrets come out, a note of every score change, the "How to play" panel
+(the game's `how_to_play.md`, see cliplab.kit) with a link to its teaching notebook, and the end screen from
+the game's Outcome and score breakdown. A game adds only its `Picture`.
 
 Writing a picture
 -----------------
@@ -54,10 +56,14 @@ Optional (each has a plain default):
 - `secret_words`: how the log names a decision still secret ("set their tiles in secret").
 
 What the app decides, so a picture need not: whose seat is on screen; when the screen must be passed
-(a person about to decide in secret, `Action.SECRET`, or who may see more than the others); that bots
-with secret decisions decide at once; when secrets are revealed (and the reveal screen); what undo may
-take back; when a save may be offered (`save_refusal`); the end screen's result, ranks,
-the tie-break that decided (`Outcome.decided_by`) and the breakdown (the declaration's `breakdown`).
+(between two people, to one about to decide in secret, `Action.SECRET`, or who may see more than the
+others; never when one person plays alone); that bots with secret decisions decide at once; when the other
+bots act (by themselves on the kernel's event loop, one action a second at "slow", quickly at "fast", or by
+the Next bot step button at "step"; never while a person is to decide); when secrets are revealed (the
+reveal screen, read for a few seconds at "slow", then play goes on); what undo may take back, and saying so;
+when a save may be offered (`save_refusal`); what each action changed in the scores (from the
+declaration's `breakdown` before and after); the end screen's result, ranks, the tie-break that decided
+(`Outcome.decided_by`), the lines the winner led on, and the breakdown.
 
 Class names on the page are "tb-..." for the app's own parts; a picture prefixes its controls with its
 own short prefix (Click & Crack "cc-", ClipCut Parks "cp-").
@@ -111,6 +117,7 @@ def kernel_clock(delay: float, callback: Callable[[], None]) -> Cancel | None:
     return loop.call_later(delay, callback).cancel
 
 
+# The app's looks; the #rendered_cells rules (a Voila page only) give the table the screen's top 20 px.
 STYLE = """<style>
 .tb-app a.tb-save { display:inline-block; padding:6px 12px; min-height:20px; line-height:20px; border-radius:2px;
   background:#eeeeee; color:#222; text-decoration:none; box-shadow:0 1px 2px rgba(0,0,0,.25); margin:2px 4px; }
@@ -125,6 +132,9 @@ STYLE = """<style>
 .tb-app .tb-players th { font-weight:600; border-bottom:1px solid #ccc; }
 .tb-app .widget-label { overflow:visible; }
 .tb-app .widget-html-content { line-height:1.35; }
+#rendered_cells { padding-top:0; }
+#rendered_cells .jp-Cell { padding-top:0; }
+#rendered_cells .jp-Cell-outputWrapper { margin-top:0; }
 .tb-app .tb-side { max-height:210px; overflow-y:auto; }
 .tb-app .tb-help summary, .tb-app .tb-teach { white-space:nowrap; }
 </style>"""
@@ -521,6 +531,8 @@ class TableApp:
         self.views.children = []
         self.seats_box.value = self.side.value = self.log.value = self.save_box.value = self.notes.value = ""
         self.undo_button.disabled = True
+        # Before a game there is nothing to undo and no other game to leave: only what the setup uses shows.
+        self.undo_button.layout.display = self.new_button.layout.display = "none"
         self.pace_row.layout.display = "flex"
         self._show_seat_choices()
         self._tag()
@@ -548,6 +560,8 @@ class TableApp:
         self.score_notes = []
         self.picture.reset()
         self.pace_row.layout.display = "flex" if len(table.people()) < len(table.seats) else "none"
+        self.undo_button.layout.display = None if table.people() else "none"
+        self.new_button.layout.display = None
         self.refresh()
 
     # ----- who is on screen ----------------------------------------------------------------------------
