@@ -15,6 +15,8 @@ that nothing heavy (bots, drawing, widgets) is imported until a shared piece ask
 from __future__ import annotations
 
 import importlib
+import importlib.metadata
+import importlib.resources
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -66,6 +68,8 @@ class Declaration:
     - `timeouts`: the `Outcome.termination` texts that mean a limit stopped the game rather than a win.
     - `position`: the public position builder, `build(players=..., seed=..., <named fields>) -> State`.
     - `teach`: the teaching notebook's name under notebooks/teach/, or None.
+
+    A game's "How to play" panel is the file `how_to_play.md` beside its declaration (`how_to_play()`).
     """
 
     name: str
@@ -132,6 +136,15 @@ class Declaration:
 
         text: str = render(resolve(self.drawing)(state))
         return text
+
+    def how_to_play(self) -> str:
+        """The game's "How to play" text (Markdown): `how_to_play.md` in the package its entry point names,
+        "" without one."""
+        for entry in importlib.metadata.entry_points(group="cliplab.games", name=self.name):
+            source = importlib.resources.files(entry.module) / "how_to_play.md"
+            if source.is_file():
+                return source.read_text(encoding="utf-8")
+        return ""
 
     def position_builder(self) -> Callable[..., State]:
         """The public position builder (see `position`)."""

@@ -146,7 +146,8 @@ class HotSeatTable:
         or a revealed secret that a person at this table has seen."""
         return self.game.undo_limit(self.people())
 
-    def _last_person_decision(self) -> int | None:
+    def undo_point(self) -> int | None:
+        """The log index of the decision Undo takes back (with everything after it), None if none may be."""
         secret = secret_entries(self.game)
         for index in range(len(self.game.log) - 1, self._undo_floor() - 1, -1):
             seat, _ = self.game.log[index]
@@ -156,11 +157,11 @@ class HotSeatTable:
         return None
 
     def can_undo(self) -> bool:
-        return self._last_person_decision() is not None
+        return self.undo_point() is not None
 
     def undo(self) -> None:
         """Take back the last decision a person made, and whatever the bots did after it."""
-        index = self._last_person_decision()
+        index = self.undo_point()
         if index is None:
             raise ValueError("no person has made a decision that may be taken back")
         self.game.rewind(index)

@@ -5,9 +5,11 @@
 
 The app holds everything that is the same in every game: the setup form read from the game's spec (player
 count, options and variants with their help texts, each seat a person or one of the game's bots, the
-seed), the hot-seat table (cliplab.ui.table: seats, bot steps, undo, save and load), bot pacing, the log
-in words, hand-over screens before a person decides in secret, the reveal when secrets come out, and the
-end screen from the game's Outcome and score breakdown. A game adds only its `Picture`.
+seed), the hot-seat table (cliplab.ui.table: seats, bot steps, undo, save and load), bots that play on by
+themselves at a chosen pace, the log in words, hand-over screens between two people when the next one
+decides in secret, the reveal when secrets come out, a note of every score change, the "How to play" panel
+(the game's `how_to_play.md`, see cliplab.kit) with a link to its teaching notebook, and the end screen from
+the game's Outcome and score breakdown. A game adds only its `Picture`.
 
 Writing a picture
 -----------------
@@ -54,10 +56,14 @@ Optional (each has a plain default):
 - `secret_words`: how the log names a decision still secret ("set their tiles in secret").
 
 What the app decides, so a picture need not: whose seat is on screen; when the screen must be passed
-(a person about to decide in secret, `Action.SECRET`, or who may see more than the others); that bots
-with secret decisions decide at once; when secrets are revealed (and the reveal screen); what undo may
-take back; when a save may be offered (`save_refusal`); the end screen's result, ranks,
-the tie-break that decided (`Outcome.decided_by`) and the breakdown (the declaration's `breakdown`).
+(between two people, to one about to decide in secret, `Action.SECRET`, or who may see more than the
+others; never when one person plays alone); that bots with secret decisions decide at once; when the other
+bots act (by themselves on the kernel's event loop, one action a second at "slow", quickly at "fast", or by
+the Next bot step button at "step"; never while a person is to decide); when secrets are revealed (the
+reveal screen, read for a few seconds at "slow", then play goes on); what undo may take back, and saying so;
+when a save may be offered (`save_refusal`); what each action changed in the scores (from the
+declaration's `breakdown` before and after); the end screen's result, ranks, the tie-break that decided
+(`Outcome.decided_by`), the lines the winner led on, and the breakdown.
 
 Class names on the page are "tb-..." for the app's own parts; a picture prefixes its controls with its
 own short prefix (Click & Crack "cc-", ClipCut Parks "cp-").
@@ -65,7 +71,9 @@ own short prefix (Click & Crack "cc-", ClipCut Parks "cp-").
 
 from __future__ import annotations
 
+import asyncio
 import base64
+import functools
 import html
 import logging
 from collections.abc import Callable
@@ -74,7 +82,7 @@ from typing import Any
 import ipywidgets as w
 
 from cliplab.engine import CHANCE, Action, CliplabError, Hidden, IllegalAction, Option, State, new_game
-from cliplab.kit import Declaration, declaration
+from cliplab.kit import Breakdown, Declaration, declaration
 
 from .intents import Intent
 from .scene import PALETTE, SEAT_COLOURS, Scene
@@ -83,7 +91,61 @@ from .widget import Grid
 
 ERROR = "#D55E00"
 LOG_LINES = 14
+NOTE_LINES = 4  # score notes kept on screen: what changed since the last person's action
+# Seconds between two bot actions at each pace ("step": none by themselves), and before play goes on after a
+# reveal of secret choices (long enough to read it at "slow").
+PACES = {"step": None, "slow": 1.0, "fast": 0.1}
+READING = {"slow": 4.0, "fast": 0.0}
+TEACH_URL = "../../teach/{name}"  # a dashboard is at <root>/voila/render/<game>.ipynb; `cliplab serve` serves
+# each teaching notebook read-only at <root>/teach/<game>
 log = logging.getLogger(__name__)
+
+# Cancels a scheduled call.
+Cancel = Callable[[], None]
+# Calls `callback` after `delay` seconds; returns how to cancel it, or None where nothing can be scheduled.
+Clock = Callable[[float, Callable[[], None]], Cancel | None]
+
+
+def kernel_clock(delay: float, callback: Callable[[], None]) -> Cancel | None:
+    """Schedule on the running asyncio loop: the kernel's own, in a notebook or a Voila page (ipykernel runs
+    asyncio), so a paced bot never blocks a click. Without a running loop (a script, a unit test) nothing is
+    scheduled and bots wait for the step button."""
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        return None
+    return loop.call_later(delay, callback).cancel
+
+
+# The app's looks; the #rendered_cells rules (a Voila page only) give the table the screen's top 20 px.
+STYLE = """<style>
+.tb-app a.tb-save { display:inline-block; padding:6px 12px; min-height:20px; line-height:20px; border-radius:2px;
+  background:#eeeeee; color:#222; text-decoration:none; box-shadow:0 1px 2px rgba(0,0,0,.25); margin:2px 4px; }
+.tb-app a.tb-save:hover { background:#e0e0e0; }
+.tb-app .tb-load { font-size:0 !important; }
+.tb-app .tb-load::before { content:"Load"; font-size:13px; }
+.tb-app .tb-log ol { max-height:7.5em; overflow-y:auto; }
+.tb-app .tb-help summary, .tb-app .tb-log summary { cursor:pointer; font-weight:600; }
+.tb-app .tb-help .tb-rules { max-height:300px; overflow-y:auto; font-size:13px; line-height:1.35; }
+.tb-app .tb-help table { border-collapse:collapse; }
+.tb-app .tb-help td, .tb-app .tb-help th { padding:1px 6px; border-bottom:1px solid #ddd; }
+.tb-app .tb-players th { font-weight:600; border-bottom:1px solid #ccc; }
+.tb-app .widget-label { overflow:visible; }
+.tb-app .widget-html-content { line-height:1.35; }
+#rendered_cells { padding-top:0; }
+#rendered_cells .jp-Cell { padding-top:0; }
+#rendered_cells .jp-Cell-outputWrapper { margin-top:0; }
+.tb-app .tb-side { max-height:210px; overflow-y:auto; }
+.tb-app .tb-help summary, .tb-app .tb-teach { white-space:nowrap; }
+</style>"""
+
+
+def markdown_html(text: str) -> str:
+    """Markdown as HTML (mistune comes with Voila's nbconvert); raw HTML in the text is escaped."""
+    import mistune
+
+    rendered: str = mistune.create_markdown(escape=True, plugins=["table"])(text)  # type: ignore[assignment]
+    return rendered
 
 
 def capital(text: str) -> str:
@@ -101,6 +163,31 @@ def decided_words(decided_by: str) -> str:
     if decided_by == "tied":
         return "tied on the score and on every tie-break"
     return f"tied on the score; the tie-break: {decided_by}"
+
+
+def score_changes(before: Breakdown, after: Breakdown, who: Callable[[int], str]) -> list[str]:
+    """What changed each seat's score between two breakdowns, in the game's own line words, e.g.
+    "Player 1 +3: points: tiles broken off". Lines are paired by their place: their words may change with
+    the score ("most of a like (+5 each): sunshine, moon")."""
+    changes = []
+    for seat in sorted(after):
+        old = before.get(seat, [])
+        for place, (words, points) in enumerate(after[seat]):
+            was = old[place][1] if place < len(old) else 0.0
+            if points != was:
+                changes.append(f"{who(seat)} {points - was:+g}: {words}")
+    return changes
+
+
+def deciding_lines(breakdown: Breakdown, winner: int, other: int) -> list[str]:
+    """The lines of the breakdown on which `winner` is ahead of `other`, the widest lead first."""
+    theirs = breakdown.get(other, [])
+    leads = []
+    for place, (words, points) in enumerate(breakdown.get(winner, [])):
+        against = theirs[place][1] if place < len(theirs) else 0.0
+        if points > against:
+            leads.append((points - against, f"{words}: {number_text(points)} to {number_text(against)}"))
+    return [line for _, line in sorted(leads, key=lambda lead: -lead[0])]
 
 
 def swatch(seat: int) -> str:
@@ -224,6 +311,28 @@ class TableApp:
 
         self.status = self._html("tb-status")
         self.message = self._html("tb-message")
+        self.notes = self._html("tb-notes")  # what changed the score, since the last person's action
+        self.score_notes: list[str] = []
+        self.help = self._html("tb-help")
+        self.help.value = self._help_html()
+        self.clock: Clock = kernel_clock
+        self.pace = w.ToggleButtons(
+            options=[("Step", "step"), ("Slow", "slow"), ("Fast", "fast")],
+            value="slow",
+            tooltips=[
+                "Bots wait for the Next bot step button",
+                "Bots act by themselves, one action a second",
+                "Bots act by themselves, quickly",
+            ],
+            style={"button_width": "52px"},
+            layout=w.Layout(width="auto"),
+        )
+        self.pace.add_class("tb-pace")
+        self.pace.observe(lambda _: self.refresh() if self.table is not None else None, names="value")
+        self.pace_row = w.HBox([w.Label("Bots:"), self.pace], layout=w.Layout(align_items="center"))
+        self._timer: Cancel | None = None
+        self._no_clock = False  # the clock could not schedule (no running event loop): bots wait for the button
+        self._timer_for: tuple[Any, ...] = ()  # the moment the pending timer was set for
         self.panel = w.VBox(layout=w.Layout())
         self.panel.add_class("tb-panel")
         self.views = w.HBox(layout=w.Layout(flex_flow="row wrap"))
@@ -234,24 +343,28 @@ class TableApp:
         self.undo_button = button("Undo", "tb-undo", self.undo)
         self.new_button = button("New game", "tb-new", self.show_setup)
         self.save_box = self._html("tb-save-box")
-        self.upload = w.FileUpload(accept=".json", multiple=False, description="Load")
+        self.upload = w.FileUpload(accept=".json", multiple=False, description="Load", tooltip="Load a saved game")
+        self.upload.layout.width = "auto"
         self.upload.add_class("tb-load")
         self.upload.observe(self._load, names="value")
 
         self._build_form(players, seed, seats, variant, options)
         tools = w.HBox(
-            [self.undo_button, self.upload, self.save_box, self.new_button],
+            [self.undo_button, self.upload, self.save_box, self.new_button, self.pace_row],
             layout=w.Layout(flex_flow="row wrap", align_items="center"),
         )
         side = w.VBox(
             [
+                w.HTML(STYLE),
+                self.help,
                 self.status,
                 self.message,
+                self.notes,
                 self.panel,
                 self.views,
                 self.seats_box,
-                self.side,
                 tools,
+                self.side,
                 self.log,
                 self.tag_box,
             ],
@@ -290,6 +403,24 @@ class TableApp:
         if self.table is not None and self.table.game.players == 1:
             return "You" if self.table.is_person(0) else "The bot"
         return f"Player {seat}"
+
+    def _help_html(self) -> str:
+        """The "How to play" panel (closed at first): the game's own how_to_play.md and a link to its teaching
+        notebook."""
+        rules = self.kit.how_to_play()
+        link = (
+            f"<a class='tb-teach' href='{TEACH_URL.format(name=self.name)}' target='_blank' rel='noopener'>"
+            "Teaching notebook</a>"
+            if self.kit.teach
+            else ""
+        )
+        title = f"<b class='tb-title' style='font-size:16px'>{html.escape(self.spec.title)}</b>"
+        help_panel = (
+            f"<details><summary>How to play</summary><div class='tb-rules'>{markdown_html(rules)}</div></details>"
+            if rules
+            else ""
+        )
+        return f"<div style='display:flex;justify-content:space-between;gap:12px'>{title}{link}</div>{help_panel}"
 
     def kind_words(self, seat: int) -> str:
         assert self.table is not None
@@ -357,11 +488,30 @@ class TableApp:
                 options=[(kind if kind == PERSON else f"{kind} bot", kind) for kind in kinds],
                 value=default,
                 description="You" if count == 1 else f"Player {seat}",
+                style={"description_width": "initial"},
             )
             choice.add_class(f"tb-seat-{seat}")
+            choice.observe(lambda _: self._setup_status(), names="value")
             self.seat_choices.append(choice)
         if self.table is None:
             self._show_form()
+            self._setup_status()
+            self._preview()
+
+    def _setup_status(self) -> None:
+        """Before the start: the game and exactly the players chosen in the form."""
+        chosen = ", ".join(
+            f"{swatch(seat)} {'You' if len(self.seat_choices) == 1 else f'Player {seat}'} "
+            f"({html.escape(choice.label or '')})"
+            for seat, choice in enumerate(self.seat_choices)
+        )
+        self.status.value = (
+            f"Choose the players and the rules, then start.<br><span class='tb-chosen'>Players: {chosen}</span>"
+        )
+
+    def _preview(self) -> None:
+        preview = new_game(self.name, players=self.players.value, seed=self.seed.value)
+        self.grid.show(self.picture.scene(preview.view(None), 0, False))
 
     def _show_form(self) -> None:
         fields: list[w.Widget] = []
@@ -375,16 +525,16 @@ class TableApp:
         self.panel.children = fields
 
     def show_setup(self) -> None:
+        self._stop_pacing()
         self.table = None
         self.picture.reset()
-        self._show_seat_choices()
-        self._show_form()
-        self.status.value = f"<b>{html.escape(self.spec.title)}</b>: choose the players and the rules, then start."
         self.views.children = []
-        self.seats_box.value = self.side.value = self.log.value = self.save_box.value = ""
+        self.seats_box.value = self.side.value = self.log.value = self.save_box.value = self.notes.value = ""
         self.undo_button.disabled = True
-        preview = new_game(self.name, players=self.players.value, seed=self.seed.value)
-        self.grid.show(self.picture.scene(preview.view(None), 0, False))
+        # Before a game there is nothing to undo and no other game to leave: only what the setup uses shows.
+        self.undo_button.layout.display = self.new_button.layout.display = "none"
+        self.pace_row.layout.display = "flex"
+        self._show_seat_choices()
         self._tag()
 
     def chosen_options(self) -> dict[str, Any]:
@@ -402,11 +552,16 @@ class TableApp:
 
     def use(self, table: HotSeatTable) -> None:
         """Play on at `table` (a new game, a loaded one, or one set up by a test or a notebook)."""
+        self._stop_pacing()
         self.table = table
         self.view_seat = 0
         self.private_seat = None
         self.showing_reveal = False
+        self.score_notes = []
         self.picture.reset()
+        self.pace_row.layout.display = "flex" if len(table.people()) < len(table.seats) else "none"
+        self.undo_button.layout.display = None if table.people() else "none"
+        self.new_button.layout.display = None
         self.refresh()
 
     # ----- who is on screen ----------------------------------------------------------------------------
@@ -428,10 +583,12 @@ class TableApp:
         """The person the screen must be passed to before they decide, if they decide in secret or must see
         something the others may not (a hand of cards)."""
         seat = self._person_on_screen()
-        # Even a person playing alone gets the hand-over screen: it is the moment to say what is secret.
+        # The screen is passed only between two people: one playing alone has it all along.
         if seat is None or seat == self.private_seat:
             return None
         assert self.table is not None
+        if len(self.table.people()) == 1:
+            return None
         return seat if self.table.decides_in_secret(seat) or self.table.sees_more(seat) else None
 
     def acting_seat(self) -> int | None:
@@ -472,6 +629,7 @@ class TableApp:
             return
         self._secret_bots()
         self._follow()
+        self._plan()
         game = self.table.game
         view = self.screen_view()
         handover = self.handover_to()
@@ -486,7 +644,65 @@ class TableApp:
             self._show_handover(handover)
         else:
             self._show_controls(view, acting)
+        self._show_notes()
         self._tag()
+
+    # ----- bots by themselves ----------------------------------------------------------------------------
+
+    def _next_wait(self) -> float | None:
+        """Seconds until play goes on by itself (a bot acts, or a reveal has been read), None if it waits for a
+        person or the step button. Bots never act while a person is to decide: they would play past them."""
+        table = self.table
+        if table is None or table.game.is_over():
+            return None
+        pace = PACES[self.pace.value]
+        if pace is None:
+            return None
+        if self.showing_reveal:
+            return READING[self.pace.value]
+        if table.people_to_move() or not table.bots_to_move():
+            return None
+        return pace
+
+    def _plan(self) -> None:
+        """Schedule what happens next by itself; a timer already set for this very moment is kept."""
+        wait = self._next_wait()
+        if wait is None:
+            self._stop_pacing()
+            return
+        assert self.table is not None
+        moment = (self.table, len(self.table.game.log), self.showing_reveal, self.pace.value)
+        if self._timer is not None and self._timer_for == moment:
+            return
+        self._stop_pacing()
+        self._timer_for = moment
+        self._timer = self.clock(wait, functools.partial(self._tick, moment))
+        self._no_clock = self._timer is None
+
+    def _tick(self, moment: tuple[Any, ...]) -> None:
+        """The timer: a reveal has been read, or a bot's turn has come."""
+        if moment != self._timer_for:
+            return  # a stale timer: the game moved on (undo, a load, a new game) since it was set
+        self._timer = None
+        self._timer_for = ()
+        try:
+            if self.showing_reveal:
+                self.carry_on()
+            else:
+                self.bot_step()
+        except Exception:  # a timer's failure must not go unseen in the kernel's log only
+            log.exception("the %s table failed to go on by itself", self.spec.title)
+            self.say("The table stopped: choose Step and go on by the button.", error=True)
+
+    def _stop_pacing(self) -> None:
+        if self._timer is not None:
+            self._timer()
+        self._timer = None
+        self._timer_for = ()
+
+    def paced(self) -> bool:
+        """Whether play will go on by itself (a timer is set)."""
+        return self._timer is not None
 
     def _secret_bots(self) -> None:
         """Bots whose decisions are secret decide at once: there is nothing to watch."""
@@ -516,18 +732,15 @@ class TableApp:
             waiting = ", ".join(self.who(s) for s in game.to_move())
             self.status.value = f"{who} waits. To act now: {html.escape(waiting)}."
         bots = table.bots_to_move()
-        if bots:
-            names = ", ".join(self.who(s) for s in bots)
-            controls.append(w.HTML(f"Bots to act: {html.escape(names)}"))
-            controls.append(
-                w.HBox(
-                    [
-                        button("Next bot step", "tb-bot-step", self.bot_step, "primary" if acting is None else ""),
-                        button("Run until a person is needed", "tb-run-bots", self.run_bots),
-                    ],
-                    layout=w.Layout(flex_flow="row wrap"),
-                )
-            )
+        names = html.escape(", ".join(self.who(s) for s in bots))
+        if bots and (self.pace.value == "step" or self._no_clock):
+            # Bots wait for the button: the Step pace (a teacher walking through), or nowhere to schedule.
+            controls.append(w.HTML(f"Bots to act: {names}"))
+            controls.append(button("Next bot step", "tb-bot-step", self.bot_step, "primary" if acting is None else ""))
+        elif bots and self.paced():
+            controls.append(w.HTML(f"<span class='tb-bots-busy'>Bots play: {names}…</span>"))
+        elif bots:
+            controls.append(w.HTML(f"<span class='tb-bots-wait'>{names} will act after you.</span>"))
         self.panel.children = controls
 
     def _show_handover(self, seat: int) -> None:
@@ -557,15 +770,48 @@ class TableApp:
             for index in sorted(table.revealed, key=lambda index: (game.log[index][0], index))
         )
         self.status.value = "<b>The secret choices are revealed.</b>"
+        wait = self._next_wait()
+        later = f"Play goes on by itself in {wait:g} s." if wait else ""
         self.panel.children = [
-            w.HTML(f"<ul class='tb-reveal'>{lines}</ul>"),
-            button("Carry them out", "tb-continue", self.carry_on, "primary"),
+            w.HTML(f"<ul class='tb-reveal'>{lines}</ul>{later}"),
+            button("Go on now" if self.paced() else "Carry them out", "tb-continue", self.carry_on, "primary"),
         ]
 
     def carry_on(self) -> None:
-        """Everyone has seen the reveal (its button)."""
+        """Everyone has seen the reveal (its button, or its time to read has passed); the revealed choices stay
+        in the notes."""
+        table = self.table
+        if table is not None and self.showing_reveal:
+            game = table.game
+            shown = "; ".join(
+                f"{self.who(game.log[index][0])}: {self.picture.reveal_words(game, index)}"
+                for index in sorted(table.revealed, key=lambda index: (game.log[index][0], index))
+            )
+            self._note(f"Revealed: {shown}")
         self.showing_reveal = False
         self.refresh()
+
+    # ----- score notes --------------------------------------------------------------------------------
+
+    def _note(self, line: str) -> None:
+        self.score_notes.append(line)
+
+    def _note_scores(self, before: State, movers: list[int]) -> None:
+        """A note of what the last actions (by `movers`) changed in the scores, if anything."""
+        changes = score_changes(self.kit.score_breakdown(before), self.kit.score_breakdown(self.game), self.who)
+        if changes:
+            names = " and ".join(self.who(seat) for seat in movers) or "Chance"
+            self._note(f"After {names}'s move: " + "; ".join(changes))
+
+    def _show_notes(self) -> None:
+        recent = self.score_notes[-NOTE_LINES:][::-1]
+        self.notes.value = (
+            "<ul style='margin:2px 0;padding-left:1.2em;font-size:13px;line-height:1.3;background:#fff8e1'>"
+            + "".join(f"<li>{html.escape(line)}</li>" for line in recent)
+            + "</ul>"
+            if recent
+            else ""
+        )
 
     def _update_side(self, view: State) -> None:
         table = self.table
@@ -574,7 +820,7 @@ class TableApp:
         scores = self.kit.scores_now(view)
         facts = {seat: self.picture.seat_facts(view, seat) for seat in range(game.players)}
         headings = list(facts[0])
-        head = "".join(f"<th style='text-align:left'>{html.escape(h)}</th>" for h in ["", "score", *headings])
+        head = "".join(f"<th style='text-align:left'>{html.escape(h)}</th>" for h in ["player", "score", *headings])
         rows = []
         for seat in range(game.players):
             here = " style='font-weight:700'" if seat == self.view_seat else ""
@@ -586,7 +832,7 @@ class TableApp:
                 f"<td class='tb-score' data-seat='{seat}'><b>{total}</b></td>{cells}</tr>"
             )
         self.seats_box.value = (
-            f"<table style='width:100%;font-size:13px;line-height:1.3;text-align:left'>"
+            f"<table class='tb-players' style='width:100%;font-size:13px;line-height:1.3;text-align:left'>"
             f"<tr>{head}</tr>{''.join(rows)}</table>"
         )
         if self.picture.own_boards and game.players > 1:
@@ -613,7 +859,7 @@ class TableApp:
     def _tag(self) -> None:
         """A hidden summary for tests: which redraw this is, and what the page is waiting for."""
         self.seq += 1
-        values: dict[str, Any] = {"seq": self.seq, "grid": self.grid.widget.revision}
+        values: dict[str, Any] = {"seq": self.seq, "grid": self.grid.widget.revision, "busy": int(self.paced())}
         if self.table is not None:
             game = self.table.game
             seat = self.acting_seat()
@@ -639,12 +885,13 @@ class TableApp:
         return lines
 
     def _log_html(self) -> str:
+        """The log's last lines, the newest first (numbered as in the whole log)."""
         lines = self.log_lines()
-        recent = "".join(f"<li>{html.escape(line)}</li>" for line in lines[-LOG_LINES:])
-        first = max(1, len(lines) - LOG_LINES + 1)
+        recent = "".join(f"<li>{html.escape(line)}</li>" for line in lines[-LOG_LINES:][::-1])
         return (
-            f"<details open><summary>Log ({len(self.game.log)} entries)</summary>"
-            f"<ol start='{first}' style='margin:2px 0;padding-left:2.4em;font-size:13px'>{recent}</ol></details>"
+            f"<details open><summary>Log ({len(self.game.log)} entries), newest first</summary>"
+            f"<ol reversed start='{len(lines)}' style='margin:2px 0;padding-left:2.4em;font-size:13px'>{recent}</ol>"
+            "</details>"
         )
 
     # ----- acting -----------------------------------------------------------------------------------
@@ -655,12 +902,11 @@ class TableApp:
         seat = self.acting_seat()
         if table is None or seat is None:
             raise IllegalAction("turn order", action, "it is not a person's turn on this table now")
-        secret = table.decides_in_secret(seat)
         reveals = table.reveal_at
         before = table.game.clone()
         table.act(action, seat)
-        if secret:
-            self.private_seat = None
+        self.score_notes = []
+        self._note_scores(before, [seat])
         if table.reveal_at != reveals:
             self.showing_reveal = True
         self.picture.reset()
@@ -700,13 +946,16 @@ class TableApp:
         if table is None:
             return
         reveals = table.reveal_at
+        before = table.game.clone()
         try:
             move(table)
         except Exception as err:  # a bot's bug must not take the dashboard down; its failed move changed nothing
             log.exception("a %s bot failed", self.spec.title)
+            self.pace.value = "step"  # going on by itself would only fail again
             self.say(f"A bot failed and did not move: {err}", error=True)
             self.refresh()
             return
+        self._note_scores(before, sorted({seat for seat, _ in table.game.log[len(before.log) :] if seat != CHANCE}))
         if table.reveal_at != reveals:
             self.showing_reveal = True
         self.say("")
@@ -734,14 +983,30 @@ class TableApp:
         verb = "share the win" if len(outcome.winners) > 1 else "wins"
         return f"{names} {verb} ({decided_words(outcome.decided_by)})", rows
 
+    def why_won(self) -> str:
+        """Why the winner won, against the best of the rest: the lines of the score they were ahead on."""
+        game = self.game
+        outcome = game.outcome()
+        assert outcome is not None
+        if game.players == 1 or len(outcome.winners) != 1:
+            return ""
+        winner = outcome.winners[0]
+        runner = min((seat for seat in range(game.players) if seat != winner), key=lambda seat: outcome.ranks[seat])
+        leads = deciding_lines(self.kit.score_breakdown(game), winner, runner)
+        if not leads:
+            return ""
+        return f"{self.who(winner)} was ahead of {self.who(runner)} on " + "; ".join(leads[:2]) + "."
+
     def _show_end(self) -> None:
         outcome = self.game.outcome()
         assert outcome is not None
         headline, rows = self.end_summary()
         detail = f", {outcome.detail}" if outcome.detail else ""
+        why = self.why_won()
         self.status.value = (
             f"<b class='tb-result'>{html.escape(headline)}</b><br>"
             f"The game ended: {html.escape(outcome.termination)}{html.escape(detail)}."
+            + (f"<br><span class='tb-why'>{html.escape(why)}</span>" if why else "")
         )
         body = "".join(
             f"<tr data-line='{html.escape(name, quote=True)}'><td>{html.escape(name)}</td>"
@@ -759,11 +1024,34 @@ class TableApp:
         table = self.table
         if table is None or not table.can_undo():
             return
+        self._stop_pacing()
+        taken = self.undo_words()
         table.undo()
         self.showing_reveal = False
+        self.score_notes = []
         self.picture.reset()
-        self.say("Undone.")
+        self.say(f"Undone: {taken}.")
         self.refresh()
+
+    def undo_words(self) -> str:
+        """What Undo takes back now, in words: the last person's decision named, the rest counted; a secret
+        choice made since is named too, for its maker must make it again."""
+        table = self.table
+        assert table is not None
+        index = table.undo_point()
+        assert index is not None
+        game, seen = table.game, table.game.view(None)
+        parts = []
+        seat = game.log[index][0]
+        words = self.picture.entry_words(seen, index)
+        parts.append(f"{self.who(seat)}'s {words}" if words else f"{self.who(seat)}'s move")
+        hidden = secret_entries(game)
+        secret = sorted({s for s, _ in (game.log[i] for i in range(index + 1, len(game.log)) if i in hidden)})
+        parts += [f"{self.who(s)}'s secret choice (to be made again)" for s in secret]
+        others = sum(1 for i in range(index + 1, len(game.log)) if game.log[i][0] != CHANCE and i not in hidden)
+        if others:
+            parts.append(f"{others} move{'s' if others > 1 else ''} after it")
+        return ", ".join(parts)
 
     def save_refusal(self) -> str | None:
         """Why no save may be offered now (None: it may). A save holds the whole game, private parts too (a

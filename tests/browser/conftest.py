@@ -18,6 +18,7 @@ their logs go to ``test-artifacts/browser/<kind>-<n>.log``.
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import importlib.util
 import itertools
@@ -476,3 +477,153 @@ def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
         collector.flush()
         collector.check()
     return result
+
+
+# --------------------------------------------------------------------------- the table app's dashboards
+
+KERNEL_TIMEOUT_MS = 90_000  # generous: a busy machine starts kernels slowly
+STEP_TIMEOUT_MS = 30_000  # one answer of the kernel; bots playing on by themselves renew it with each redraw
+SAVE_PREFIX = "data:application/json;base64,"
+# The app's buttons that stay on the page whatever happens (all others are redrawn after an answer).
+LASTING_BUTTONS = ("tb-undo", "tb-load", "tb-new")
+
+
+class TableDriver:
+    """A table-app dashboard (cliplab.ui.table_app) in a page, played by clicks.
+
+    `prefix` is the picture's class prefix ("cc" for Click & Crack); `snapshot` a JavaScript function
+    `(app) => {...}` reading what a test steers by; the driver adds `tag`, the app's hidden page tag (its
+    redraw count `seq`, `busy` while bots play on by themselves, `log`, `acting`...). A click that reaches the
+    kernel waits until the app has redrawn, the bots have played on up to a person's decision, and the page
+    holds still.
+    """
+
+    def __init__(self, page: Page, js: JsErrors, artifacts: Path, name: str, prefix: str, snapshot: str) -> None:
+        self.page, self.js, self.artifacts, self.name = page, js, artifacts, _artifact_name(name)
+        self.prefix, self.script = prefix, snapshot
+        self.app = page.locator(".tb-app")
+
+    def open(self, url: str) -> None:
+        # Voila runs the notebook before it sends the page: don't wait for "load" under the default timeout.
+        self.page.goto(url, wait_until="commit", timeout=KERNEL_TIMEOUT_MS)
+        self.js.wait_for(self.page.locator(".tb-start"), timeout=KERNEL_TIMEOUT_MS)
+
+    # ----- reading and waiting
+
+    def tag(self) -> dict[str, str]:
+        found: dict[str, str] = self.app.evaluate(
+            "(app) => Object.fromEntries(Object.entries(app.querySelector('.tb-tag')?.dataset ?? {}))"
+        )
+        return found
+
+    def snapshot(self) -> dict[str, Any]:
+        snap: dict[str, Any] = self.app.evaluate(self.script)
+        snap["tag"] = self.tag()
+        return snap
+
+    def shot(self, label: str) -> Path:
+        path = self.artifacts / f"{self.name}-{label}.png"
+        self.page.screenshot(path=str(path), full_page=True)
+        return path
+
+    def fail(self, why: str) -> NoReturn:
+        shot = self.shot("stuck")
+        snap = self.snapshot()
+        keep = {key: snap.get(key) for key in ("status", "message", "tag", "buttons")}
+        _fail(f"{why}\n  {keep}\n  screenshot: {shot}")
+
+    def settled(self, seq: str | None = None, timeout: float = STEP_TIMEOUT_MS) -> dict[str, Any]:
+        """The snapshot once the app has redrawn since redraw `seq` (None: any state), its bots are not playing
+        on by themselves, the board shows the last redraw, no control from before is left and two reads
+        agree. The time allowed starts again with every redraw (a long run of bot moves is progress)."""
+        seen: list[str] = []
+        last_seq = seq
+        deadline = time.monotonic() + timeout / 1000
+        while True:
+            self.js.check()
+            snap = self.snapshot()
+            tag = snap["tag"]
+            revision = self.app.evaluate("(app) => app.querySelector('div.cl-grid')?.dataset.revision ?? ''")
+            now = json.dumps(snap, sort_keys=True)
+            stale = self.app.locator("[data-tb-stale]").count()
+            quiet = tag.get("busy") == "0" and revision == tag.get("grid") and not stale
+            if quiet and tag.get("seq") != seq and seen and seen[-1] == now:
+                return snap
+            seen.append(now)
+            if tag.get("seq") != last_seq:
+                last_seq = tag.get("seq")
+                deadline = time.monotonic() + timeout / 1000
+            if time.monotonic() > deadline:
+                self.fail(f"the dashboard did not answer within {timeout / 1000:.0f} s")
+            self.page.wait_for_timeout(60)
+
+    def click(self, target: Locator) -> dict[str, Any]:
+        """Click something the kernel answers, and wait for its answer (and the bots' moves after it)."""
+        seq = self.tag().get("seq")
+        self.app.evaluate(
+            """(app, [prefix, lasting]) => app.querySelectorAll('button').forEach((b) => {
+                 const own = (c) => (c.startsWith(prefix + '-') || c.startsWith('tb-')) && !lasting.includes(c);
+                 if ([...b.classList].some(own)) b.setAttribute('data-tb-stale', '1');
+               })""",
+            [self.prefix, list(LASTING_BUTTONS)],
+        )
+        target.click()
+        return self.settled(seq)
+
+    def button(self, css: str) -> Locator:
+        return self.app.locator(f"button.{css}")
+
+    def cell(self, board: str, row: int, col: int) -> Locator:
+        return self.app.locator(f".cl-board[data-board='{board}'] g[data-kind='cell'][data-r='{row}'][data-c='{col}']")
+
+    # ----- setting up
+
+    def choose_pace(self, pace: str) -> None:
+        """The bots' pace: "Step", "Slow" or "Fast"."""
+        choice = self.app.locator(".tb-pace button", has_text=pace)
+        choice.click()
+        self.js.wait_until(lambda: "mod-active" in (choice.get_attribute("class") or ""), f"the pace is {pace}")
+
+    def start(self, seats: list[str], seed: int, pace: str = "Fast") -> dict[str, Any]:
+        """Start a game with these seats ("person" or a bot's name) and seed; bots at `pace`."""
+        self.choose_pace(pace)
+        count = self.app.locator(".tb-players-count input")
+        if count.count():
+            count.fill(str(len(seats)))
+            count.press("Tab")
+            self.js.wait_until(
+                lambda: (
+                    self.app.locator(f".tb-seat-{len(seats) - 1}").count() == 1
+                    and self.app.locator(f".tb-seat-{len(seats)}").count() == 0
+                ),
+                "the seats follow the player count",
+            )
+        for seat, kind in enumerate(seats):
+            label = kind if kind == "person" else f"{kind} bot"  # the table app names a bot kind "<name> bot"
+            self.app.locator(f".tb-seat-{seat} select").select_option(label=label)
+        seed_box = self.app.locator(".tb-seed input")
+        seed_box.fill(str(seed))
+        seed_box.press("Tab")  # IntText sends its value on change
+        self.page.wait_for_timeout(200)
+        return self.click(self.button("tb-start"))
+
+    # ----- saving and loading
+
+    def save_text(self) -> str:
+        href = self.app.locator("a.tb-save").get_attribute("href") or ""
+        assert href.startswith(SAVE_PREFIX), f"the save link is not a base64 JSON data: URI: {href[:60]!r}"
+        return base64.b64decode(href[len(SAVE_PREFIX) :]).decode()
+
+    def saved_game(self) -> Any:
+        """The game in the save link (None while the table offers no save)."""
+        from cliplab.engine import from_json
+
+        return from_json(self.save_text()) if self.app.locator("a.tb-save").count() else None
+
+    def load(self, path: Path) -> dict[str, Any]:
+        """Choose a file through the Load button (its <input type=file> is not in the document)."""
+        seq = self.tag().get("seq")
+        with self.page.expect_file_chooser() as chooser:
+            self.button("tb-load").click()
+        chooser.value.set_files(path)
+        return self.settled(seq)

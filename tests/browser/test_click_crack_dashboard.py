@@ -3,7 +3,6 @@ the engine, hot-seat secrecy, undo that stops at a reveal, and save/load through
 
 from __future__ import annotations
 
-import base64
 import json
 import re
 from dataclasses import dataclass, field
@@ -11,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import KERNEL_TIMEOUT_MS, TableDriver
 from playwright.sync_api import Locator, Page
 
 from cliplab.engine import CHANCE, from_json
@@ -21,8 +21,6 @@ pytestmark = pytest.mark.browser
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOK = REPO_ROOT / "notebooks" / "dashboards" / "click_crack.ipynb"
-KERNEL_TIMEOUT_MS = 90_000  # generous: a busy machine starts kernels slowly
-STEP_TIMEOUT_MS = 20_000
 UNIT = 40  # viewBox pixels per cell (cliplab.ui.svg.UNIT)
 DIRS = ("N", "E", "S", "W")
 BOTS = ["person", "random", "random"]
@@ -51,6 +49,7 @@ SNAPSHOT = """(app) => {
   return {
     status: text('.tb-status'), message: text('.tb-message'), log: text('.tb-log summary'),
     result: text('.tb-result'), reveal: text('.tb-reveal'), setting: !!app.querySelector('.cc-kind-1'),
+    notes: text('.tb-notes'),
     undo_disabled: app.querySelector('.tb-undo')?.disabled ?? null,
     buttons, points, cells, tokens, cracks, water, scores,
   };
@@ -61,12 +60,6 @@ def _seat_in(status: str) -> int:
     match = re.search(r"Player (\d+)", status)
     assert match, f"no seat named in the status {status!r}"
     return int(match.group(1))
-
-
-def _decode_save(href: str) -> str:
-    prefix = "data:application/json;base64,"
-    assert href.startswith(prefix), f"the save link is not a base64 JSON data: URI: {href[:60]!r}"
-    return base64.b64decode(href[len(prefix) :]).decode()
 
 
 def _log_count(snap: dict[str, Any]) -> int:
@@ -97,7 +90,6 @@ class Policy:
     settings_done: dict[int, int] = field(default_factory=dict)
     performs: int = 0
     board_performs: int = 0
-    bot_turns: int = 0
     used: set[str] = field(default_factory=set)  # the kinds of control clicked
 
     def tiles_for(self, seat: int) -> tuple[tuple[str, str], tuple[str, str]]:
@@ -105,91 +97,21 @@ class Policy:
         return ("break", DIRS[k % 4]), ("walk", DIRS[(k + 1) % 4])
 
 
-class Dashboard:
-    """The dashboard on a page, driven by clicks; every click waits for the kernel's new picture."""
+class Dashboard(TableDriver):
+    """The Click & Crack dashboard on a page, driven by the person's clicks (bots play on by themselves)."""
 
     def __init__(self, page: Page, js: Any, artifacts: Path, name: str) -> None:
-        self.page, self.js, self.artifacts, self.name = page, js, artifacts, name
-        self.app = page.locator(".tb-app")
+        super().__init__(page, js, artifacts, name, "cc", SNAPSHOT)
 
     def open(self, url: str) -> None:
-        # Voila runs the notebook before it sends the page: don't wait for "load" under the default timeout.
-        self.page.goto(url, wait_until="commit", timeout=KERNEL_TIMEOUT_MS)
-        self.js.wait_for(self.page.locator(".tb-start"), timeout=KERNEL_TIMEOUT_MS)
+        super().open(url)
         cells = self.page.locator("div.cl-grid g[data-kind='cell'][data-r]")
         self.js.wait_until(lambda: cells.count() == 25, "the floe's 25 tiles are drawn")
-
-    # ----- reading and waiting
-
-    def snapshot(self) -> dict[str, Any]:
-        return self.app.evaluate(SNAPSHOT)
-
-    def fail(self, why: str) -> None:
-        shot = self.artifacts / f"{self.name}-stuck.png"
-        self.page.screenshot(path=str(shot), full_page=True)
-        snap = self.snapshot()
-        pytest.fail(
-            f"{why}\n  status: {snap['status']!r}\n  message: {snap['message']!r}\n  buttons: "
-            f"{[b['cls'] for b in snap['buttons']]}\n  log: {snap['log']!r}\n  screenshot: {shot}",
-            pytrace=False,
-        )
-
-    def settled(self, before: str | None = None, timeout: float = STEP_TIMEOUT_MS) -> dict[str, Any]:
-        """The snapshot once it differs from `before`, no stale control is left and two reads agree."""
-        seen: list[str] = []
-
-        def ready() -> bool:
-            now = json.dumps(self.snapshot(), sort_keys=True)
-            stale = self.page.locator("[data-cc-stale]").count()
-            done = now != before and not stale and bool(seen) and seen[-1] == now
-            seen.append(now)
-            return done
-
-        deadline = self.page.evaluate("Date.now()") + timeout
-        while not ready():
-            self.js.check()
-            if self.page.evaluate("Date.now()") > deadline:
-                self.fail(f"the dashboard did not answer within {timeout / 1000:.0f} s")
-            self.page.wait_for_timeout(80)
-        return json.loads(seen[-1])
-
-    def click(self, target: Locator) -> dict[str, Any]:
-        """Click, then wait until the kernel has redrawn the controls (the old ones are marked stale)."""
-        before = json.dumps(self.snapshot(), sort_keys=True)
-        self.app.evaluate(
-            """(app) => app.querySelectorAll('button').forEach((b) => {
-                 if ([...b.classList].some((c) => /^(cc|tb)-/.test(c) && !['tb-undo', 'tb-load', 'tb-new'].includes(c)))
-                   b.setAttribute('data-cc-stale', '1');
-               })"""
-        )
-        target.click()
-        return self.settled(before)
-
-    def button(self, cls: str) -> Locator:
-        return self.app.locator(f"button.{cls}")
 
     def point(self, r: int, c: int) -> Locator:
         return self.app.locator(f".cl-board[data-board='floe'] .cl-hit[data-kind='point'][data-r='{r}'][data-c='{c}']")
 
-    def load(self, path: Path) -> None:
-        """Choose a file through the Load button (its <input type=file> is not in the document)."""
-        with self.page.expect_file_chooser() as chooser:
-            self.button("tb-load").click()
-        chooser.value.set_files(path)
-
-    def save_text(self) -> str:
-        return _decode_save(self.app.locator("a.tb-save").get_attribute("href") or "")
-
     # ----- setting up and setting tiles
-
-    def start(self, seats: list[str], seed: int) -> dict[str, Any]:
-        for seat, kind in enumerate(seats):
-            label = kind if kind == "person" else f"{kind} bot"  # the table app names a bot kind "<name> bot"
-            self.app.locator(f".tb-seat-{seat} select").select_option(label=label)
-        seed_box = self.app.locator(".tb-seed")
-        seed_box.locator("input").fill(str(seed))
-        seed_box.locator("input").press("Tab")  # IntText sends its value on change
-        return self.click(self.button("tb-start"))
 
     def toggle(self, group: str, pattern: str) -> None:
         choice = self.app.locator(f".{group} button", has_text=re.compile(pattern))
@@ -219,14 +141,8 @@ class Dashboard:
             policy.actions.append((seat, str(SetTiles(*tile1, *tile2))))
             policy.used.add("lock")
             return self.set_tiles(tile1, tile2)
-        if "tb-continue" in classes:
-            policy.used.add("continue")
-            return self.click(self.button("tb-continue"))
-        if "tb-bot-step" in classes:
-            policy.bot_turns += 1
-            run = policy.bot_turns % 4 == 0  # mostly step by step, sometimes run until a person is needed
-            policy.used.add("run" if run else "next")
-            return self.click(self.button("tb-run-bots" if run else "tb-bot-step"))
+        bot_controls = {"tb-continue", "tb-bot-step"} & set(classes)
+        assert not bot_controls, f"the person is asked to click for the bots: {bot_controls}"
         seat = _seat_in(snap["status"]) if snap["status"] else -1
         if "cc-pass" in classes:
             policy.actions.append((seat, str(Pass())))
@@ -325,9 +241,10 @@ def test_a_seeded_game_played_by_clicks_ends_as_the_engine_says(dash: Dashboard,
     policy = Policy()
     snap = dash.start(BOTS, seed=7)
     snap = dash.play(policy, lambda s: bool(s["result"]), snap)
-    assert {"place", "ready", "lock", "continue", "next", "run", "tile", "board perform", "button perform"} <= (
-        policy.used
-    ), f"the game did not exercise every control: {sorted(policy.used)}"
+    assert {"place", "lock", "tile", "board perform", "button perform"} <= policy.used, (
+        f"the game did not exercise every control: {sorted(policy.used)}"
+    )
+    assert "ready" not in policy.used, "one person at the table is never asked to pass the screen"
 
     # The save, downloaded through the link as a person would.
     with dash.page.expect_download() as info:
@@ -347,6 +264,8 @@ def test_a_seeded_game_played_by_clicks_ends_as_the_engine_says(dash: Dashboard,
     assert [int(s) for s in re.findall(r"Player (\d+)", result)] == list(outcome.winners), result
     assert ("share the win" if len(outcome.winners) > 1 else "wins") in result
     assert outcome.termination in snap["status"]
+    if len(outcome.winners) == 1:
+        assert "was ahead of" in snap["status"] and "points" in snap["status"], "the end says why the winner won"
     # The person's actions, in the order the test made them (placements, settings, performs...).
     person = [(seat, str(action)) for seat, action in game.log if seat == 0]
     assert person == [a for a in policy.actions if a[0] == 0]
@@ -385,7 +304,7 @@ def test_hot_seat_settings_stay_secret_until_the_reveal(dash: Dashboard) -> None
             snap = dash.click(dash.button("tb-ready"))
 
     snap = dash.set_tiles(("break", "W"), ("walk", "N"))
-    assert snap["reveal"], "the settings are revealed after the last lock"
+    assert "Revealed:" in snap["notes"], "the settings are revealed after the last lock, and the notes keep them"
     game = from_json(dash.save_text())
     assert isinstance(game, ClickCrack) and game.phase == "perform"
     arrows = {"N": "↑", "E": "→", "S": "↓", "W": "←"}
@@ -393,7 +312,7 @@ def test_hot_seat_settings_stay_secret_until_the_reveal(dash: Dashboard) -> None
         f"Player {seat}: " + " and ".join(f"{k} {d} {arrows[d]}" for k, d in tiles)
         for seat, tiles in enumerate(game.tiles)
     ]
-    assert [line.strip() for line in snap["reveal"].splitlines() if line.strip()] == expected
+    assert "Revealed: " + "; ".join(expected) in snap["notes"], snap["notes"]
     assert "break E →" in expected[0] and "walk S ↓" in expected[0] and "break W ←" in expected[1]
     log_text = dash.app.locator(".tb-log").inner_text()
     assert "Player 0: set break E and walk S" in log_text and "Player 1: set break W and walk N" in log_text
@@ -402,10 +321,8 @@ def test_hot_seat_settings_stay_secret_until_the_reveal(dash: Dashboard) -> None
 def test_undo_never_reaches_back_past_a_reveal(dash: Dashboard) -> None:
     policy = Policy(prefer="walk")
     snap = dash.start(BOTS, seed=7)
-    snap = dash.play(policy, lambda s: bool(s["reveal"]), snap)
-    assert snap["undo_disabled"] is True, "undo is enabled on the reveal"
-    snap = dash.click(dash.button("tb-continue"))
     snap = dash.play(policy, lambda s: bool(_classes(s, "cc-tile-")), snap)
+    assert "Revealed: Player 0:" in snap["notes"], "the reveal went by on its own and stays in the notes"
     assert snap["undo_disabled"] is True, "undo is enabled with the person to act right after the reveal"
 
     before, entries, scores = _board(snap), _log_count(snap), _scores(snap)
@@ -415,26 +332,35 @@ def test_undo_never_reaches_back_past_a_reveal(dash: Dashboard) -> None:
     assert _board(snap) != before, "the walk moved a penguin"
 
     snap = dash.click(dash.button("tb-undo"))
-    assert snap["message"] == "Undone."
+    assert snap["message"].startswith("Undone: Player 0's walk"), snap["message"]
     assert (_board(snap), _log_count(snap), _scores(snap)) == (before, entries, scores)
     assert _classes(snap, "cc-tile-"), "the person is to act again"
     assert snap["undo_disabled"] is True
     policy.actions.pop()
 
     # Play on to the next round: before its reveal undo reaches this round's actions; after it, nothing.
-    snap = dash.play(policy, lambda s: "tb-ready" in _classes(s, "tb-ready"), snap)
+    snap = dash.play(policy, lambda s: s["setting"], snap)
     assert snap["undo_disabled"] is False, "undo is disabled before the next reveal"
-    snap = dash.play(policy, lambda s: bool(s["reveal"]), snap)
+    snap = dash.play(policy, lambda s: bool(_classes(s, "cc-tile-")), snap)
     assert snap["undo_disabled"] is True, "undo is enabled after the next round's reveal"
-    snap = dash.click(dash.button("tb-continue"))
-    assert snap["undo_disabled"] is True
+
+
+def test_bots_act_by_themselves_at_the_slow_pace(dash: Dashboard) -> None:
+    snap = dash.start(BOTS, seed=7, pace="Slow")
+    assert _log_count(snap) == 0 and snap["points"], "the person places first"
+    seq = snap["tag"]["seq"]
+    dash.point(1, 1).click()
+    dash.js.wait_until(lambda: dash.tag().get("busy") == "1", "the bots are on their way", timeout=20_000)
+    assert dash.app.locator(".tb-bots-busy").is_visible(), "the page says the bots are playing"
+    snap = dash.settled(seq, timeout=60_000)
+    assert _log_count(snap) == 3, "both bots placed without a click"
+    assert snap["points"] and "place a penguin" in snap["status"]
 
 
 def test_save_and_load_through_the_page(dash: Dashboard, tmp_path: Path) -> None:
     policy = Policy()
     snap = dash.start(BOTS, seed=7)
-    mid_game = re.compile(r"tb-bot-step|cc-tile-")
-    snap = dash.play(policy, lambda s: _log_count(s) >= 20 and any(mid_game.match(c) for c in _classes(s, "")), snap)
+    snap = dash.play(policy, lambda s: _log_count(s) >= 20 and bool(_classes(s, "cc-tile-")), snap)
     text = dash.save_text()
     saved = from_json(text)
     assert isinstance(saved, ClickCrack) and not saved.is_over()
@@ -455,18 +381,14 @@ def test_save_and_load_through_the_page(dash: Dashboard, tmp_path: Path) -> None
     assert not dash.snapshot()["tokens"], "a new kernel shows an empty floe"
     good = tmp_path / "click_crack.json"
     good.write_text(text)
-    before = json.dumps(dash.snapshot(), sort_keys=True)
-    dash.load(good)
-    snap = dash.settled(before)
+    snap = dash.load(good)
     assert snap["message"] == "Loaded."
     assert (_board(snap), _scores(snap), _log_count(snap), snap["status"]) == shown
     assert dash.save_text() == text
 
     corrupt = tmp_path / "corrupt.json"
     corrupt.write_text(text[: len(text) // 2])
-    before = json.dumps(dash.snapshot(), sort_keys=True)
-    dash.load(corrupt)
-    snap = dash.settled(before)
+    snap = dash.load(corrupt)
     assert snap["message"].startswith("Could not load that file"), snap["message"]
     assert "not valid JSON" in snap["message"]
     assert (_board(snap), _scores(snap), _log_count(snap), snap["status"]) == shown

@@ -5,7 +5,6 @@ shown next to the point that was clicked."""
 
 from __future__ import annotations
 
-import base64
 import itertools
 import json
 import re
@@ -14,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import TableDriver
 from playwright.sync_api import Locator, Page
 
 from cliplab.engine import Action, from_json, new_game
@@ -26,8 +26,6 @@ pytestmark = pytest.mark.browser
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOK = REPO_ROOT / "notebooks" / "dashboards" / "clipcut_parks.ipynb"
-KERNEL_TIMEOUT_MS = 90_000  # generous: a busy machine starts kernels slowly
-STEP_TIMEOUT_MS = 20_000
 FALLBACK_SEED = 16
 
 # One read of what the tests steer by: the app's hidden tag, texts, the grid's state and the notice.
@@ -86,60 +84,16 @@ def pick_seed() -> int:
     return FALLBACK_SEED
 
 
-def _decode_save(href: str) -> str:
-    prefix = "data:application/json;base64,"
-    assert href.startswith(prefix), f"the save link is not a base64 JSON data: URI: {href[:60]!r}"
-    return base64.b64decode(href[len(prefix) :]).decode()
-
-
-class Dashboard:
+class Dashboard(TableDriver):
     """The dashboard on a page, driven by clicks; each click that reaches the kernel waits for its redraw."""
 
     def __init__(self, page: Page, js: Any, artifacts: Path, name: str) -> None:
-        self.page, self.js, self.artifacts, self.name = page, js, artifacts, name
-        self.app = page.locator(".tb-app")
+        super().__init__(page, js, artifacts, f"clipcut-{name}", "cp", SNAPSHOT)
         self.clicks = 0
 
-    def open(self, url: str) -> None:
-        self.page.goto(url, wait_until="commit", timeout=KERNEL_TIMEOUT_MS)
-        self.js.wait_for(self.page.locator(".tb-start"), timeout=KERNEL_TIMEOUT_MS)
-
-    def snapshot(self) -> dict[str, Any]:
-        return self.app.evaluate(SNAPSHOT)
-
-    def shot(self, label: str) -> Path:
-        path = self.artifacts / f"clipcut-{label}.png"
-        self.page.screenshot(path=str(path), full_page=True)
-        return path
-
-    def fail(self, why: str) -> None:
-        shot = self.shot(f"{self.name}-stuck")
-        snap = self.snapshot()
-        pytest.fail(
-            f"{why}\n  status: {snap['status']!r}\n  message: {snap['message']!r}\n  notice: {snap['notice']!r}\n"
-            f"  tag: {snap['tag']}\n  screenshot: {shot}",
-            pytrace=False,
-        )
-
-    def settled(self, seq: str, timeout: float = STEP_TIMEOUT_MS) -> dict[str, Any]:
-        """The snapshot once the app has redrawn after `seq` and the grid shows that redraw's picture."""
-        deadline = time.monotonic() + timeout / 1000
-        while True:
-            self.js.check()
-            snap = self.snapshot()
-            tag = snap["tag"]
-            if tag.get("seq", seq) != seq and snap["revision"] == tag.get("grid"):
-                return snap
-            if time.monotonic() > deadline:
-                self.fail(f"the dashboard did not redraw within {timeout / 1000:.0f} s")
-            self.page.wait_for_timeout(30)
-
     def click(self, target: Locator) -> dict[str, Any]:
-        """Click something that makes the kernel redraw, and wait for it."""
-        seq = self.snapshot()["tag"].get("seq", "")
-        target.click()
         self.clicks += 1
-        return self.settled(seq)
+        return super().click(target)
 
     def click_for_notice(self, target: Locator) -> dict[str, Any]:
         """Click something the kernel refuses, and wait for its reason to show on the board."""
@@ -163,21 +117,8 @@ class Dashboard:
     def piece_square(self, piece: str, r: int, c: int) -> Locator:
         return self.app.locator(f".cl-tray .cl-piece[data-piece='{piece}'] > g[data-r='{r}'][data-c='{c}']")
 
-    def button(self, cls: str) -> Locator:
-        return self.app.locator(f"button.{cls}")
-
-    # ----- setting up
-
-    def start(self, seed: int, players: int = 1) -> dict[str, Any]:
-        count = self.app.locator(".tb-players-count input")
-        count.fill(str(players))
-        count.press("Tab")
-        self.js.wait_until(lambda: self.app.locator(".tb-seat-1").count() == int(players > 1), "the seats follow")
-        seed_box = self.app.locator(".tb-seed input")
-        seed_box.fill(str(seed))
-        seed_box.press("Tab")  # IntText sends its value on change
-        self.page.wait_for_timeout(200)
-        return self.click(self.button("tb-start"))
+    def start_solo(self, seed: int) -> dict[str, Any]:
+        return self.start(["person"], seed)
 
     # ----- one action, by clicks
 
@@ -248,9 +189,6 @@ class Dashboard:
         self.app.locator(".cl-stage").press("Escape")
         assert self.snapshot()["held"] == ""
 
-    def save_text(self) -> str:
-        return _decode_save(self.app.locator("a.tb-save").get_attribute("href") or "")
-
 
 @pytest.fixture(scope="session")
 def dashboard_url(voila_server: Any) -> str:
@@ -267,7 +205,7 @@ def dash(page: Page, js_errors: Any, artifacts_dir: Path, dashboard_url: str, re
 def test_a_whole_solo_game_played_by_clicks_scores_as_the_engine_says(dash: Dashboard, tmp_path: Path) -> None:
     seed = pick_seed()
     began = time.monotonic()
-    snap = dash.start(seed)
+    snap = dash.start_solo(seed)
     dash.shot("start")
     game = new_game("clipcut_parks", players=1, seed=seed)
     assert isinstance(game, ClipCutParks)
@@ -350,7 +288,7 @@ def test_a_whole_solo_game_played_by_clicks_scores_as_the_engine_says(dash: Dash
 
 def test_illegal_cuts_show_the_engines_reason_next_to_the_point(dash: Dashboard) -> None:
     seed = 4
-    snap = dash.start(seed)
+    snap = dash.start_solo(seed)
     game = new_game("clipcut_parks", players=1, seed=seed)
     assert isinstance(game, ClipCutParks)
     log = snap["tag"]["log"]

@@ -127,6 +127,7 @@ class Dashboard:
         return game
 
     def start(self) -> dict[str, Any]:
+        self.app.locator(".tb-pace button", has_text="Fast").click()  # bots play on by themselves, quickly
         for seat, kind in enumerate(SEATS):
             label = kind if kind == "person" else f"{kind} bot"
             self.app.locator(f".tb-seat-{seat} select").select_option(label=label)

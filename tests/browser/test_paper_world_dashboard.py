@@ -10,20 +10,19 @@ page's save file must be the mirror's.
 
 A second test saves mid-game after a face-down discard (the person plays alone, so the save is offered while
 their hand shows), plays on, loads the save through the Load button and plays the same choices again: the
-loaded game opens at a hand-over screen and goes on exactly as the first time.
+loaded game opens with the hand on screen (one person: no hand-over) and goes on exactly as the first time.
 """
 
 from __future__ import annotations
 
-import base64
-import json
 import re
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 import pytest
-from playwright.sync_api import Locator, Page
+from conftest import TableDriver
+from playwright.sync_api import Page
 
 from cliplab.engine import Action, from_json
 from cliplab.games.paper_world.board import OFFSET
@@ -45,8 +44,6 @@ pytestmark = pytest.mark.browser
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOK = REPO_ROOT / "notebooks" / "dashboards" / "paper_world.ipynb"
-KERNEL_TIMEOUT_MS = 90_000
-STEP_TIMEOUT_MS = 20_000
 SEATS = ["person", "heuristic", "heuristic"]
 SEED = 5
 
@@ -71,78 +68,11 @@ SNAPSHOT = """(app) => {
 }"""
 
 
-class Dashboard:
+class Dashboard(TableDriver):
+    """The Paper World dashboard, driven by the person's clicks (the bots play on by themselves)."""
+
     def __init__(self, page: Page, js: Any, artifacts: Path) -> None:
-        self.page, self.js, self.artifacts = page, js, artifacts
-        self.app = page.locator(".tb-app")
-
-    def open(self, url: str) -> None:
-        self.page.goto(url, wait_until="commit", timeout=KERNEL_TIMEOUT_MS)
-        self.js.wait_for(self.page.locator(".tb-start"), timeout=KERNEL_TIMEOUT_MS)
-
-    def snapshot(self) -> dict[str, Any]:
-        return self.app.evaluate(SNAPSHOT)
-
-    def fail(self, why: str) -> NoReturn:
-        shot = self.artifacts / "paper_world-stuck.png"
-        self.page.screenshot(path=str(shot), full_page=True)
-        snap = self.snapshot()
-        pytest.fail(f"{why}\n  status: {snap['status']!r}\n  message: {snap['message']!r}\n  screenshot: {shot}")
-
-    def settled(self, before: str | None) -> dict[str, Any]:
-        """The snapshot once it differs from `before`, no stale control is left and two reads agree."""
-        seen: list[str] = []
-        deadline = self.page.evaluate("Date.now()") + STEP_TIMEOUT_MS
-        while True:
-            now = json.dumps(self.snapshot(), sort_keys=True)
-            stale = self.page.locator("[data-pw-stale]").count()
-            if now != before and not stale and seen and seen[-1] == now:
-                return json.loads(now)
-            seen.append(now)
-            self.js.check()
-            if self.page.evaluate("Date.now()") > deadline:
-                self.fail("the dashboard did not answer")
-            self.page.wait_for_timeout(60)
-
-    def click(self, target: Locator) -> dict[str, Any]:
-        before = json.dumps(self.snapshot(), sort_keys=True)
-        self.app.evaluate(
-            """(app) => app.querySelectorAll('button').forEach((b) => {
-                 const own = (c) => /^(pw|tb)-/.test(c) && !['tb-undo', 'tb-load', 'tb-new'].includes(c);
-                 if ([...b.classList].some(own)) b.setAttribute('data-pw-stale', '1');
-               })"""
-        )
-        target.click()
-        return self.settled(before)
-
-    def button(self, css: str) -> Locator:
-        return self.app.locator(f"button.{css}")
-
-    def cell(self, board: str, row: int, col: int) -> Locator:
-        return self.app.locator(f".cl-board[data-board='{board}'] g[data-kind='cell'][data-r='{row}'][data-c='{col}']")
-
-    def start(self) -> dict[str, Any]:
-        for seat, kind in enumerate(SEATS):
-            label = kind if kind == "person" else f"{kind} bot"
-            self.app.locator(f".tb-seat-{seat} select").select_option(label=label)
-        seed_box = self.app.locator(".tb-seed input")
-        seed_box.fill(str(SEED))
-        seed_box.press("Tab")
-        return self.click(self.button("tb-start"))
-
-    def save_text(self) -> str:
-        href = self.app.locator("a.tb-save").get_attribute("href") or ""
-        prefix = "data:application/json;base64,"
-        assert href.startswith(prefix), "the page offers a save"
-        return base64.b64decode(href[len(prefix) :]).decode()
-
-    def load(self, path: Path) -> dict[str, Any]:
-        """Choose a file through the Load button (its <input type=file> is not in the document)."""
-        before = json.dumps(self.snapshot(), sort_keys=True)
-        with self.page.expect_file_chooser() as chooser:
-            self.button("tb-load").click()
-        chooser.value.set_files(path)
-        return self.settled(before)
+        super().__init__(page, js, artifacts, "paper_world", "pw", SNAPSHOT)
 
     def act(self, game: PaperWorld, action: Action) -> dict[str, Any]:
         """Carry out the person's action by clicks on the boards and the step's buttons."""
@@ -187,22 +117,19 @@ def play(
     for _ in range(3000):
         if snap["result"]:
             return snap
-        for css in ("tb-ready", "tb-continue", "tb-bot-step"):
-            if css in snap["buttons"]:
-                snap = dash.click(dash.button(css))
-                break
-        else:
-            mirror.run_bots()
-            assert game.to_move() == (0,), f"the page waits for the person but the engine has {game.to_move()}"
-            assert snap["log"] == str(len(game.log)), "the page and the mirror have played the same decisions"
-            assert snap["hand"] == [str(card(c)) for c in game.hands[0]], "the person's hand is on screen"
-            if stop():
-                return snap
-            action = PaperWorldBot(len(person)).choose(game.view(0), 0)
-            snap = dash.act(game, action)
-            assert not snap["message"].startswith("player 0"), f"{action} was refused: {snap['message']}"
-            mirror.act(action, 0)
-            person.append(str(action))
+        asked = {"tb-ready", "tb-continue", "tb-bot-step"} & set(snap["buttons"])
+        assert not asked, f"the person alone at the table is asked to click {asked}"
+        mirror.run_bots()
+        assert game.to_move() == (0,), f"the page waits for the person but the engine has {game.to_move()}"
+        assert snap["log"] == str(len(game.log)), "the page and the mirror have played the same decisions"
+        assert snap["hand"] == [str(card(c)) for c in game.hands[0]], "the person's hand is on screen"
+        if stop():
+            return snap
+        action = PaperWorldBot(len(person)).choose(game.view(0), 0)
+        snap = dash.act(game, action)
+        assert not snap["message"].startswith("player 0"), f"{action} was refused: {snap['message']}"
+        mirror.act(action, 0)
+        person.append(str(action))
     dash.fail("the game did not end within 3000 steps")
 
 
@@ -212,7 +139,7 @@ def test_a_seeded_paper_world_game_played_by_clicks_ends_as_the_engine_says(
     page.set_viewport_size({"width": 1280, "height": 720})
     dash = Dashboard(page, js_errors, artifacts_dir)
     dash.open(dashboard_url)
-    snap = dash.start()
+    snap = dash.start(SEATS, SEED)
     mirror = HotSeatTable.new("paper_world", SEATS, seed=SEED)
     game = mirror.game
     assert isinstance(game, PaperWorld)
@@ -235,7 +162,7 @@ def test_a_save_after_a_face_down_discard_loads_and_goes_on_the_same(
     page.set_viewport_size({"width": 1280, "height": 720})
     dash = Dashboard(page, js_errors, artifacts_dir)
     dash.open(dashboard_url)
-    snap = dash.start()
+    snap = dash.start(SEATS, SEED)
     mirror = HotSeatTable.new("paper_world", SEATS, seed=SEED)
     person: list[str] = []
 
@@ -256,7 +183,7 @@ def test_a_save_after_a_face_down_discard_loads_and_goes_on_the_same(
     snap = dash.load(saved)
     assert snap["message"] == "Loaded."
     assert snap["log"] == str(len(at_save.log)), "the page is back at the saved position"
-    assert "tb-ready" in snap["buttons"], "the loaded game opens at a hand-over screen"
+    assert "tb-ready" not in snap["buttons"], "one person at the table: the loaded game needs no hand-over"
     again = HotSeatTable.from_json(text, game="paper_world")
     replayed = person[:made]
     snap = play(dash, again, replayed, snap, stop=lambda: len(replayed) >= made + 6)

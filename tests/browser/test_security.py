@@ -116,7 +116,9 @@ def _open_dashboard(page: Page, js_errors: Any, server: RunningServer) -> None:
 
 
 def _start_game(page: Page, js_errors: Any) -> None:
-    """Person in seat 0, random bots in seats 1 and 2: seat 0 places first (clickable marks appear)."""
+    """Person in seat 0, random bots in seats 1 and 2: seat 0 places first (clickable marks appear). The bots
+    wait for the Next bot step button (the Step pace), so the game stands still between the test's checks."""
+    page.locator(".tb-pace button", has_text="Step").click()
     for seat, kind in enumerate(SEATS):
         page.locator(f".tb-seat-{seat} select").select_option(label=kind if kind == "person" else f"{kind} bot")
     page.locator(".tb-start").click()
@@ -418,9 +420,9 @@ def test_tampered_save_files_are_refused_and_the_game_stays(served: RunningServe
     page.locator(".tb-bot-step").click()
     js_errors.wait_until(lambda: _log_entries(page) == 2, "the bot has placed a penguin", timeout=ANSWER_TIMEOUT_MS)
     _upload(page, json.dumps(_save_record()).encode())
-    # Six placements, then the two bots set their tiles in secret; the person is asked next.
+    # Six placements, then the two bots set their tiles in secret; the person (alone: no hand-over) is asked next.
     js_errors.wait_until(
-        lambda: _message(page) == "Loaded." and _log_entries(page) == 8 and page.locator(".tb-ready").is_visible(),
+        lambda: _message(page) == "Loaded." and _log_entries(page) == 8 and page.locator(".cc-lock").is_visible(),
         "the genuine save loads",
         timeout=ANSWER_TIMEOUT_MS,
     )

@@ -4,16 +4,14 @@ its swap collects, the refilled spaces flashing, the scores on screen checked ag
 
 from __future__ import annotations
 
-import base64
-import json
 import re
 from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import TableDriver
 from playwright.sync_api import Locator, Page
 
-from cliplab.engine import from_json
 from cliplab.games.swap_clops.bots import GreedyBot
 from cliplab.games.swap_clops.rules import Swap, SwapClops, place_of, space_of
 
@@ -21,8 +19,6 @@ pytestmark = pytest.mark.browser
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOK = REPO_ROOT / "notebooks" / "dashboards" / "swap_clops.ipynb"
-KERNEL_TIMEOUT_MS = 90_000
-STEP_TIMEOUT_MS = 20_000
 SEATS = ["person", "heuristic"]
 SEED = 2
 
@@ -44,69 +40,19 @@ SNAPSHOT = """(app) => {
 }"""
 
 
-class Dashboard:
+class Dashboard(TableDriver):
+    """The Swap Clops dashboard, driven by the person's clicks (the bot plays on by itself)."""
+
     def __init__(self, page: Page, js: Any, artifacts: Path) -> None:
-        self.page, self.js, self.artifacts = page, js, artifacts
-        self.app = page.locator(".tb-app")
+        super().__init__(page, js, artifacts, "swap_clops", "sc", SNAPSHOT)
 
-    def open(self, url: str) -> None:
-        self.page.goto(url, wait_until="commit", timeout=KERNEL_TIMEOUT_MS)
-        self.js.wait_for(self.page.locator(".tb-start"), timeout=KERNEL_TIMEOUT_MS)
-
-    def snapshot(self) -> dict[str, Any]:
-        return self.app.evaluate(SNAPSHOT)
-
-    def fail(self, why: str) -> None:
-        shot = self.artifacts / "swap_clops-stuck.png"
-        self.page.screenshot(path=str(shot), full_page=True)
-        snap = self.snapshot()
-        pytest.fail(f"{why}\n  status: {snap['status']!r}\n  message: {snap['message']!r}\n  screenshot: {shot}")
-
-    def settled(self, before: str | None) -> dict[str, Any]:
-        """The snapshot once it differs from `before`, no stale control is left and two reads agree."""
-        seen: list[str] = []
-        deadline = self.page.evaluate("Date.now()") + STEP_TIMEOUT_MS
-        while True:
-            now = json.dumps(self.snapshot(), sort_keys=True)
-            stale = self.page.locator("[data-sc-stale]").count()
-            if now != before and not stale and seen and seen[-1] == now:
-                return json.loads(now)
-            seen.append(now)
-            self.js.check()
-            if self.page.evaluate("Date.now()") > deadline:
-                self.fail("the dashboard did not answer")
-            self.page.wait_for_timeout(80)
-
-    def click(self, target: Locator) -> dict[str, Any]:
-        before = json.dumps(self.snapshot(), sort_keys=True)
-        self.app.evaluate(
-            """(app) => app.querySelectorAll('button').forEach((b) => {
-                 if ([...b.classList].some((c) => /^(sc|tb)-/.test(c) && !['tb-undo', 'tb-load', 'tb-new'].includes(c)))
-                   b.setAttribute('data-sc-stale', '1');
-               })"""
-        )
-        target.click()
-        return self.settled(before)
-
-    def cell(self, space: int) -> Locator:
-        r, c = place_of(space)
-        return self.app.locator(f".cl-board[data-board='clops'] g[data-kind='cell'][data-r='{r}'][data-c='{c}']")
+    def space(self, space: int) -> Locator:
+        return self.cell("clops", *place_of(space))
 
     def game(self) -> SwapClops:
-        href = self.app.locator("a.tb-save").get_attribute("href") or ""
-        text = base64.b64decode(href.split(",", 1)[1]).decode()
-        game = from_json(text)
+        game = self.saved_game()
         assert isinstance(game, SwapClops)
         return game
-
-    def start(self) -> dict[str, Any]:
-        for seat, kind in enumerate(SEATS):
-            label = kind if kind == "person" else f"{kind} bot"
-            self.app.locator(f".tb-seat-{seat} select").select_option(label=label)
-        seed_box = self.app.locator(".tb-seed input")
-        seed_box.fill(str(SEED))
-        seed_box.press("Tab")
-        return self.click(self.app.locator("button.tb-start"))
 
 
 @pytest.fixture(scope="session")
@@ -119,7 +65,7 @@ def test_a_seeded_game_played_by_clicks_ends_as_the_engine_says(
 ) -> None:
     dash = Dashboard(page, js_errors, artifacts_dir)
     dash.open(dashboard_url)
-    snap = dash.start()
+    snap = dash.start(SEATS, SEED)
     toolbar = dash.app.locator(".cl-grid .cl-toolbar")
     hint = toolbar.locator(".cl-hint").text_content() or ""
     assert "Arrows move" in hint and "rotate" not in hint and "mode" not in hint, f"only keys that act: {hint!r}"
@@ -129,9 +75,7 @@ def test_a_seeded_game_played_by_clicks_ends_as_the_engine_says(
     for _ in range(400):
         if snap["result"]:
             break
-        if "tb-bot-step" in snap["buttons"]:
-            snap = dash.click(dash.app.locator("button.tb-bot-step"))
-            continue
+        assert "tb-bot-step" not in snap["buttons"], "the bot plays on by itself"
         if "sc-pass" in snap["buttons"]:
             person_swaps.append("pass")
             snap = dash.click(dash.app.locator("button.sc-pass"))
@@ -141,7 +85,7 @@ def test_a_seeded_game_played_by_clicks_ends_as_the_engine_says(
         swap = GreedyBot(len(person_swaps)).choose(game.view(0), 0)
         assert isinstance(swap, Swap)
         first, second = space_of(swap.row_a, swap.col_a), space_of(swap.row_b, swap.col_b)
-        snap = dash.click(dash.cell(first))
+        snap = dash.click(dash.space(first))
         partners = {place_of(space) for space in (first, second)}
         lit = {tuple(at) for at in snap["lit"]}
         same_shape = sum(
@@ -150,7 +94,7 @@ def test_a_seeded_game_played_by_clicks_ends_as_the_engine_says(
             if first in (space_of(other.row_a, other.col_a), space_of(other.row_b, other.col_b))
         )
         assert partners <= lit and len(lit) == same_shape + 1, "the picked clop and all its partners are lit"
-        dash.cell(second).hover()
+        dash.space(second).hover()
         previewed = {tuple(at) for at in dash.snapshot()["previewed"]}
         assert previewed == {place_of(space) for space in game.outcome_of(swap)}, "the hover shows what it collects"
         if previewed:
@@ -160,7 +104,7 @@ def test_a_seeded_game_played_by_clicks_ends_as_the_engine_says(
                 dash.page.screenshot(path=str(artifacts_dir / "swap_clops-preview.png"))
             previews_seen += 1
         person_swaps.append(str(swap))
-        snap = dash.click(dash.cell(second))
+        snap = dash.click(dash.space(second))
         refilled = {place_of(space) for space in dash.game().last_refilled}
         assert {tuple(at) for at in snap["fresh"]} == refilled, "the refilled spaces flash after the swap"
         refills_seen += bool(refilled)
