@@ -1,0 +1,175 @@
+"""The lesson toolkit of the teaching notebooks: pictures sized to the screen, checks that ask the engine,
+and exercises answered by clicks or buttons with a "Show me" button for the solution."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from cliplab.engine import IllegalAction
+from cliplab.games.click_crack.rules import FLOE, ClickCrack, position
+from cliplab.games.click_crack.teach import (
+    allowed_exercise,
+    best_move_exercise,
+    points_gained,
+    turn_unfinished,
+)
+from cliplab.ui import Board, Intent, Scene, render
+from cliplab.ui.lesson import (
+    SCREEN_HEIGHT,
+    ChoiceExercise,
+    Verdict,
+    best_line,
+    fit,
+    judge_allowed,
+    judge_best,
+    lines_of_play,
+    live,
+    picture,
+    tried,
+    why_not,
+)
+from cliplab.ui.widget import Grid
+
+
+def drawn_height(svg: str) -> float:
+    """The height in pixels a picture is drawn at when its container is wide enough (its max-width)."""
+    box = re.search(r'viewBox="[-\d.]+ [-\d.]+ ([\d.]+) ([\d.]+)"', svg)
+    width = re.search(r"max-width:([\d.]+)px", svg)
+    assert box and width
+    return float(width.group(1)) * float(box.group(2)) / float(box.group(1))
+
+
+def corner_position() -> ClickCrack:
+    """Player 0 may walk N or break W with penguin 0; penguin 1 stands by the broken-off corner."""
+    game = position(2, penguins=[(1, 2), (1, 0), (0, 2), (0, 1)], gone=[(0, 0)])
+    game.apply("set walk N and break W", 0)
+    game.apply("set walk S and walk S", 1)
+    return game
+
+
+def halves_position() -> ClickCrack:
+    """One crack splits the floe into equal halves; player 0 then picks the half that breaks off."""
+    game = position(
+        2,
+        penguins=[(2, 2), (3, 3), (3, 1), (4, 1)],
+        cracks=[((3, 1), (3, 2)), ((4, 1), (4, 2))],
+        gone=FLOE - {(r, c) for r in range(2, 5) for c in range(4)},
+    )
+    game.apply("set break S and walk E", 0)
+    game.apply("set walk N and walk N", 1)
+    return game
+
+
+def test_a_tall_picture_is_shrunk_to_the_screen_and_a_small_one_is_left_alone() -> None:
+    tall = Scene((Board("tall", "A tall board", 20, 4),), status="status", zoom=2.0)
+    assert drawn_height(render(tall)) > SCREEN_HEIGHT
+    assert drawn_height(render(fit(tall))) == pytest.approx(SCREEN_HEIGHT, abs=1)
+    assert drawn_height(picture(tall).data) == pytest.approx(SCREEN_HEIGHT, abs=1)
+    small = Scene((Board("small", "A small board", 3, 3),), zoom=1.0)
+    assert fit(small).zoom == 1.0
+    assert drawn_height(render(fit(small, max_height=100))) == pytest.approx(100, abs=1)
+
+
+def test_a_live_widget_stands_in_with_a_fixed_sentence_where_no_kernel_runs() -> None:
+    data, _ = live(Grid(), "Run me.")._repr_mimebundle_()
+    assert data["text/plain"] == "Run me."
+    assert "application/vnd.jupyter.widget-view+json" in data
+
+
+def test_tried_plays_on_a_copy_and_raises_the_engines_refusal() -> None:
+    game = corner_position()
+    after = tried(game, 0, ["walk N with penguin 0"])
+    assert after.pos[0] == (0, 2) and game.pos[0] == (1, 2)
+    with pytest.raises(IllegalAction, match="walk off the floe"):
+        tried(game, 0, ["walk N with penguin 1"])
+    assert why_not(game, 0, ["walk N with penguin 1", "walk N with penguin 0"]) == (
+        "walk N with penguin 1 (penguin 1 would walk off the floe)"
+    )
+
+
+def test_judge_allowed_gives_the_engines_reason_then_counts_the_missing_then_agrees() -> None:
+    game = corner_position()
+    wrong = judge_allowed(game, 0, ["walk N with penguin 0", "walk N with penguin 1"])
+    assert not wrong.right and "walk N with penguin 1" in wrong.text and "walk off the floe" in wrong.text
+    short = judge_allowed(game, 0, ["walk N with penguin 0"])
+    assert not short.right and "1 more" in short.text
+    assert judge_allowed(game, 0, ["walk N with penguin 0", "break W with penguin 0"]).right
+
+
+def test_lines_of_play_go_on_through_a_choice_and_the_best_line_is_found() -> None:
+    game = halves_position()
+    lines = dict(lines_of_play(game, 0, turn_unfinished(0)))
+    top = ("break S with penguin 0", "break off the part with tile 2,0")
+    right = ("break S with penguin 0", "break off the part with tile 2,2")
+    assert top in lines and right in lines
+    gain = points_gained(0)
+    assert best_line(game, 0, gain, turn_unfinished(0)) == right
+    assert judge_best(game, 0, tried(game, 0, right[:1]), gain, turn_unfinished(0)) is None, "a half is still to pick"
+    worse = judge_best(game, 0, lines[top], gain, turn_unfinished(0))
+    assert worse is not None and not worse.right and "+4" in worse.text and "+5" in worse.text
+
+
+def test_a_board_exercise_shows_a_refusal_resets_a_worse_answer_and_keeps_the_right_one() -> None:
+    game = halves_position()
+    exercise = best_move_exercise(game, 0)
+    start = exercise.trial.pos
+
+    exercise.grid.handle(Intent("floe", "segment", (2, 2), (3, 2)))  # the crack: a half is still to pick
+    assert exercise.trial.phase == "break" and "another click" in exercise.feedback.value
+    exercise.grid.handle(Intent("floe", "cell", (0, 0)))  # water: in neither half
+    assert "cl-lesson-wrong" in exercise.feedback.value and "equal halves" in exercise.feedback.value
+    assert "equal halves" in exercise.grid.widget.notice["text"], "the reason is on the board too"
+    assert exercise.trial.phase == "break", "a refused click changes nothing"
+
+    exercise.grid.handle(Intent("floe", "cell", (2, 0)))  # the worse half
+    assert "+4" in exercise.feedback.value and "back at the start" in exercise.feedback.value
+    assert exercise.trial.pos == start and exercise.trial.phase == "perform"
+    assert not exercise.solved
+
+    exercise.grid.handle(Intent("floe", "segment", (2, 2), (3, 2)))
+    exercise.grid.handle(Intent("floe", "cell", (2, 3)))
+    assert exercise.solved and "cl-lesson-right" in exercise.feedback.value
+    assert exercise.trial.is_over()
+    assert game.phase == "perform" and list(game.scores) == [0, 0], "the exercise never touches the game it was given"
+
+
+def test_show_me_reveals_the_solution_and_plays_it_on_the_board() -> None:
+    exercise = best_move_exercise(halves_position(), 0)
+    assert exercise.solution.layout.display == "none"
+    exercise.show_me.click()
+    assert exercise.solution.layout.display is None
+    assert "break off the part with tile 2,2" in exercise.solution.value
+    assert "+4 for" in exercise.solution.value, "the solution shows how the engine scores every choice"
+    assert exercise.trial.scores[0] == 5
+    assert "Scores: player 0: 5" in exercise.grid.scene.status
+
+
+def test_a_choice_exercise_with_many_answers_is_checked_by_the_engine() -> None:
+    exercise = allowed_exercise(corner_position(), 0)
+    assert "pass" in exercise.options and "walk N with penguin 1" in exercise.options
+    for option, toggle in zip(exercise.options, exercise.toggles, strict=True):
+        toggle.value = option in {"walk N with penguin 0", "walk N with penguin 1"}
+    exercise.choose(exercise.chosen())
+    assert "walk off the floe" in exercise.feedback.value and not exercise.solved
+    for option, toggle in zip(exercise.options, exercise.toggles, strict=True):
+        toggle.value = option in {"walk N with penguin 0", "break W with penguin 0"}
+    exercise.choose(exercise.chosen())
+    assert exercise.solved and "cl-lesson-right" in exercise.feedback.value
+    assert "walk off the floe" in exercise.solution.value, "the solution gives the engine's reasons"
+
+
+def test_a_choice_exercise_with_one_answer_judges_a_single_click() -> None:
+    heard: list[tuple[str, ...]] = []
+
+    def judge(chosen: tuple[str, ...]) -> Verdict:
+        heard.append(chosen)
+        return Verdict(chosen == ("b",), "b it is" if chosen == ("b",) else "not that one")
+
+    exercise = ChoiceExercise(["a", "b"], judge, "b")
+    buttons = exercise.widget.children[0].children
+    buttons[0].click()
+    assert "not that one" in exercise.feedback.value and "✘" in exercise.feedback.value
+    buttons[1].click()
+    assert heard == [("a",), ("b",)] and exercise.solved and "✔" in exercise.feedback.value
