@@ -211,6 +211,7 @@ class Exercise:
         self.solution.layout.display = None
         if self._on_show is not None:
             self._on_show()
+            self.hint("The solution is on the board; its words are below.")
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         return live(self.widget, EXERCISE_STAND_IN)._repr_mimebundle_(**kwargs)
@@ -223,7 +224,7 @@ class BoardExercise(Exercise):
     a copy, and a refusal shows the engine's reason on the board and in the feedback line. After each
     accepted action `judge(position)` gives a Verdict, or None while the answer needs more clicks. A wrong
     but allowed answer puts the board back at the start for another try. `draw(position)` is the Scene
-    shown; "Show me" plays `solution` (actions) on a copy and draws where it leads.
+    shown (sized to the screen); "Show me" plays `solution` (actions) on a copy and draws where it leads.
     """
 
     def __init__(
@@ -240,7 +241,7 @@ class BoardExercise(Exercise):
         self.to_action, self.judge_position, self.answer = to_action, judge, tuple(solution)
         self.trial = game.clone()
         self.said: list[str] = []  # the actions of the try in progress
-        self.grid = Grid(draw(self.trial))
+        self.grid = Grid(fit(draw(self.trial)))
         self.grid.on("any", self.click)
         words = " then ".join(self.answer) + (f". {explanation}" if explanation else ".")
         super().__init__(self.grid.widget, words, self._show_solution)
@@ -254,22 +255,25 @@ class BoardExercise(Exercise):
         self.said.append(str(action))
         verdict = self.judge_position(self.trial)
         if verdict is None:
-            self.grid.show(self.draw(self.trial))
+            self._redraw()
             self.hint(f"So far: {' then '.join(self.said)}. Your answer needs another click.")
             return
         tried_words = " then ".join(self.said)
         self.said = []
         if verdict.right:
-            self.grid.show(self.draw(self.trial))
+            self._redraw()
             self.judge(replace(verdict, text=f"{tried_words}. {verdict.text}"))
             return
         self.trial = self.start.clone()
-        self.grid.show(self.draw(self.trial))
+        self._redraw()
         self.judge(replace(verdict, text=f"{tried_words}. {verdict.text} The board is back at the start: try again."))
+
+    def _redraw(self) -> None:
+        self.grid.show(fit(self.draw(self.trial)))
 
     def _show_solution(self) -> None:
         self.trial, self.said = tried(self.start, self.seat, self.answer), []
-        self.grid.show(self.draw(self.trial))
+        self._redraw()
 
 
 class ChoiceExercise(Exercise):

@@ -32,6 +32,7 @@ from cliplab.ui.lesson import (
     ChoiceExercise,
     Verdict,
     best_line,
+    fit,
     judge_allowed,
     judge_best,
     lines_of_play,
@@ -161,7 +162,8 @@ class Table:
 
     def draw(self, said: Sequence[str] = ()) -> None:
         picked = tuple(Mark(intent.kind, intent.at, intent.to, "ghost") for intent, _ in self.picked)  # type: ignore[arg-type]
-        self.grid.show(replace(describe(self.game, click_marks(self.game, self.seat) + picked), status=self.status()))
+        scene = describe(self.game, click_marks(self.game, self.seat) + picked)
+        self.grid.show(fit(replace(scene, status=self.status())))
         if said:
             self.grid.say(("...; " if len(said) > 8 else "") + "; ".join(said[-8:]))
 
