@@ -220,11 +220,12 @@ class Exercise:
 class BoardExercise(Exercise):
     """An exercise answered by clicks on a live board of `game`, played by `seat`.
 
-    `to_action(position, intent)` turns a click into an action (the game's picture mapping); it is tried on
-    a copy, and a refusal shows the engine's reason on the board and in the feedback line. After each
-    accepted action `judge(position)` gives a Verdict, or None while the answer needs more clicks. A wrong
-    but allowed answer puts the board back at the start for another try. `draw(position)` is the Scene
-    shown (sized to the screen); "Show me" plays `solution` (actions) on a copy and draws where it leads.
+    `to_action(position, intent)` turns a click into an action (the game's picture mapping), or None for a
+    click that only picks something for the next one. The action is tried on a copy, and a refusal shows
+    the engine's reason on the board and in the feedback line. After each accepted action,
+    `judge(position)` gives a Verdict, or None while the answer needs more clicks. A wrong but allowed
+    answer puts the board back at the start for another try. `draw(position)` is the Scene shown (sized to
+    the screen); "Show me" plays `solution` (actions) on a copy and draws where it leads.
     """
 
     def __init__(
@@ -232,7 +233,7 @@ class BoardExercise(Exercise):
         game: State,
         seat: int,
         draw: Callable[[State], Scene],
-        to_action: Callable[[State, Intent], Action | str],
+        to_action: Callable[[State, Intent], Action | str | None],
         judge: Callable[[State], Verdict | None],
         solution: Sequence[str],
         explanation: str = "",
@@ -248,7 +249,11 @@ class BoardExercise(Exercise):
 
     def click(self, intent: Intent) -> None:
         try:
-            action = self.trial.apply(self.to_action(self.trial, intent), self.seat)
+            chosen = self.to_action(self.trial, intent)
+            if chosen is None:  # a click that only picks something (the first of two): show it picked
+                self._redraw()
+                return
+            action = self.trial.apply(chosen, self.seat)
         except IllegalAction as refused:
             self.judge(Verdict(False, refusal(refused)))
             raise  # the board shows the reason next to the click as well
