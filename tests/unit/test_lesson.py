@@ -15,6 +15,11 @@ from cliplab.games.click_crack.teach import (
     points_gained,
     turn_unfinished,
 )
+from cliplab.games.swap_clops.rules import layout
+from cliplab.games.swap_clops.rules import position as swap_position
+from cliplab.games.swap_clops.teach import biggest_swap_exercise
+from cliplab.games.swap_clops_cards.rules import position as cards_position
+from cliplab.games.swap_clops_cards.teach import offer_exercise
 from cliplab.ui import Board, Intent, Scene, render
 from cliplab.ui.lesson import (
     SCREEN_HEIGHT,
@@ -173,3 +178,39 @@ def test_a_choice_exercise_with_one_answer_judges_a_single_click() -> None:
     assert "not that one" in exercise.feedback.value and "✘" in exercise.feedback.value
     buttons[1].click()
     assert heard == [("a",), ("b",)] and exercise.solved and "✔" in exercise.feedback.value
+
+
+def test_a_swap_exercise_takes_two_clicks_and_the_engine_counts_what_the_swap_collects() -> None:
+    rows = ["tS .. tB", "tS .. tB", "tS .. tB", "tB cW tS cW", "cH .. cH .. cH", "sW sW sW sW sA cH", ".. .. .. .. cH"]
+    game = swap_position(2, board=layout([*rows, ".. .. .. .. .. .. .. sW"]), supply=[])
+    exercise = biggest_swap_exercise(game)
+    exercise.grid.handle(Intent("clops", "cell", (5, 4)))
+    assert exercise.tries == [] and exercise.trial.log == game.log, "the first click only picks"
+    exercise.grid.handle(Intent("clops", "cell", (5, 5)))  # a circle: picks it instead of swapping
+    exercise.grid.handle(Intent("clops", "cell", (5, 4)))  # a square again: picked anew
+    assert exercise.tries == []
+    exercise.grid.handle(Intent("clops", "cell", (7, 7)))
+    assert not exercise.tries[-1].right and "+5 clops" in exercise.tries[-1].text
+    assert "swap 3,0 with 3,2" in exercise.solution.value
+    exercise.grid.handle(Intent("clops", "cell", (3, 0)))
+    exercise.grid.handle(Intent("clops", "cell", (3, 2)))
+    assert exercise.solved and "+8 clops" in exercise.tries[-1].text
+
+
+def test_the_offer_exercise_names_the_card_that_feeds_the_best_set_and_caps_an_offer_at_two() -> None:
+    game = cards_position(
+        2,
+        hands=[["yellow_circle"], ["red_circle", "blue_square", "blue_triangle", "green_circle", "yellow_triangle"]],
+        sets=[[["red_square", "red_triangle", "red_circle"], ["blue_circle"], []], [[], [], []]],
+        deck=["white_circle"] * 4,
+    )
+    game.apply("place yellow_circle in set 3")
+    exercise = offer_exercise(game, 1)
+    exercise.choose(("red_circle",))
+    assert "would feed the best set 1" in exercise.tries[-1].text
+    exercise.choose(("blue_square", "green_circle", "yellow_triangle"))
+    assert "at most two cards" in exercise.tries[-1].text
+    exercise.choose(("blue_square", "green_circle"))
+    assert not exercise.tries[-1].right and "could earn 3" in exercise.tries[-1].text
+    exercise.choose(("blue_triangle", "green_circle"))
+    assert exercise.solved
