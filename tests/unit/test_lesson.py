@@ -15,6 +15,9 @@ from cliplab.games.click_crack.teach import (
     points_gained,
     turn_unfinished,
 )
+from cliplab.games.paper_world.content import objectives
+from cliplab.games.paper_world.rules import position as paper_position
+from cliplab.games.paper_world.teach import CardNames, objective_exercise, take_exercise
 from cliplab.games.swap_clops.rules import layout
 from cliplab.games.swap_clops.rules import position as swap_position
 from cliplab.games.swap_clops.teach import biggest_swap_exercise
@@ -214,3 +217,46 @@ def test_the_offer_exercise_names_the_card_that_feeds_the_best_set_and_caps_an_o
     assert not exercise.tries[-1].right and "could earn 3" in exercise.tries[-1].text
     exercise.choose(("blue_triangle", "green_circle"))
     assert exercise.solved
+
+
+def test_the_take_exercise_refuses_a_take_nothing_matches_and_counts_the_hand_limit() -> None:
+    paper = CardNames()
+    tops = [paper.many(code) for code in ("y2", "y4", "y1", "y3", "b2")]
+    game = paper_position(
+        2, seed=2, piles=tops, hands=[paper.many("k2", "k3", "k4", "g3", "g4", "b4"), paper.many("k1")]
+    )
+    exercise = take_exercise(game)
+    buttons = {button.description: button for button in exercise.widget.children[0].children}
+    buttons["take colour green"].click()
+    assert "no card on top of a centre pile shows the colour green" in exercise.tries[-1].text
+    buttons["take colour yellow"].click()
+    assert "10 in hand, over the limit of 9" in exercise.tries[-1].text
+    buttons["take value 2"].click()
+    assert exercise.solved and "take value 2" in exercise.solution.value
+
+
+def test_the_objective_exercise_plays_a_clicked_placement_and_ends_the_turn() -> None:
+    paper = CardNames()
+    b1, b1_too, k1, g3 = paper.many("b1", "b1", "k1", "g3")
+    goal = next(o.number for o in objectives() if o.name == "L of one colour")
+    quiet = [next(o.number for o in objectives() if o.name == words) for words in ("nine stacks", "24 stars showing")]
+    game = paper_position(
+        2,
+        seed=7,
+        hands=[[b1_too, k1, g3], paper.many("g1")],
+        landscapes=[[[0, 0, [b1]], [0, 1, [paper("b1")]]], []],
+        objectives=[goal, *quiet],
+        piles=[paper.many("y5"), [], [], [], []],
+    )
+    exercise = objective_exercise(game, goal)
+
+    def place(number: int, row: int, col: int) -> None:
+        exercise.grid.handle(Intent("hand", "cell", (0, game.hands[0].index(number))))
+        exercise.grid.handle(Intent("land-0", "cell", (row + 2, col + 2)))  # the landscape's 0,0 is drawn at 2,2
+
+    place(g3, 1, 0)
+    assert "a new stack starts with a 1" in exercise.tries[-1].text
+    place(k1, 1, 0)
+    assert "No token" in exercise.tries[-1].text and exercise.trial.hands[0] == game.hands[0], "back at the start"
+    place(b1_too, 1, 0)
+    assert exercise.solved and "token 2" in exercise.tries[-1].text
