@@ -174,9 +174,16 @@ class Exercise:
 
     Subclasses build the answer area and call `judge` with each verdict; `solution` is the text revealed by
     "Show me", and `on_show` (if given) is called then too, to show the solution on the answer area.
+    `buttons` stand beside "Show me".
     """
 
-    def __init__(self, answer_area: w.Widget, solution: str, on_show: Callable[[], None] | None = None) -> None:
+    def __init__(
+        self,
+        answer_area: w.Widget,
+        solution: str,
+        on_show: Callable[[], None] | None = None,
+        buttons: Sequence[w.Button] = (),
+    ) -> None:
         self.tries: list[Verdict] = []
         self.feedback = w.HTML("")
         self.feedback.add_class("cl-lesson-feedback")
@@ -187,7 +194,7 @@ class Exercise:
         self.show_me.add_class("cl-lesson-show-me")
         self.show_me.on_click(lambda _button: self.reveal())
         self._on_show = on_show
-        self.widget = w.VBox([answer_area, self.feedback, self.show_me, self.solution])
+        self.widget = w.VBox([answer_area, self.feedback, w.HBox([self.show_me, *buttons]), self.solution])
         self.widget.add_class("cl-lesson")
 
     @property
@@ -245,7 +252,10 @@ class BoardExercise(Exercise):
         self.grid = Grid(fit(draw(self.trial)))
         self.grid.on("any", self.click)
         words = " then ".join(self.answer) + (f". {explanation}" if explanation else ".")
-        super().__init__(self.grid.widget, words, self._show_solution)
+        again = w.Button(description="Start again", tooltip="Put the board back at the start", icon="undo")
+        again.add_class("cl-lesson-again")
+        again.on_click(lambda _button: self.start_again())
+        super().__init__(self.grid.widget, words, self._show_solution, [again])
 
     def click(self, intent: Intent) -> None:
         try:
@@ -272,6 +282,12 @@ class BoardExercise(Exercise):
         self.trial = self.start.clone()
         self._redraw()
         self.judge(replace(verdict, text=f"{tried_words}. {verdict.text} The board is back at the start: try again."))
+
+    def start_again(self) -> None:
+        """The board back at the start, for a try from scratch (after a half-made answer, or the solution)."""
+        self.trial, self.said = self.start.clone(), []
+        self._redraw()
+        self.hint("The board is back at the start.")
 
     def _redraw(self) -> None:
         self.grid.show(fit(self.draw(self.trial)))

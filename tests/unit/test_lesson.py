@@ -15,6 +15,7 @@ from cliplab.games.click_crack.teach import (
     points_gained,
     turn_unfinished,
 )
+from cliplab.games.clipcut_parks.teach import arrange, completion_exercise, cut_exercise, new
 from cliplab.games.paper_world.content import objectives
 from cliplab.games.paper_world.rules import position as paper_position
 from cliplab.games.paper_world.teach import CardNames, objective_exercise, take_exercise
@@ -260,3 +261,26 @@ def test_the_objective_exercise_plays_a_clicked_placement_and_ends_the_turn() ->
     assert "No token" in exercise.tries[-1].text and exercise.trial.hands[0] == game.hands[0], "back at the start"
     place(b1_too, 1, 0)
     assert exercise.solved and "token 2" in exercise.tries[-1].text
+
+
+def test_a_clipcut_cut_exercise_is_answered_by_two_points_and_a_drop_completes_a_card() -> None:
+    earlier = ["cut 1 from 0,3 going S", "cut 1 from 1,0 going E", "cut 2 from 7,6 going N"]
+    earlier += ["cut 1 from 5,9 going W", "cut 1 from 3,0 going E", "cut 2 from 4,2 going N"]
+    cutting = cut_exercise(arrange(new(1, seed=9), die=[2], earlier=earlier), size=3)
+    cutting.grid.handle(Intent("sheet", "point", (1, 2)))  # inside the sheet, at no cut's end
+    assert "a cut starts on the sheet's edge" in cutting.tries[-1].text
+    cutting.grid.handle(Intent("sheet", "point", (1, 1)))
+    cutting.grid.handle(Intent("sheet", "point", (1, 3)))
+    assert cutting.solved and "frees a section of 3 squares" in cutting.tries[-1].text
+
+    plus = [[(4, 5), (5, 4), (5, 5), (5, 6), (6, 5)]]
+    building = completion_exercise(
+        arrange(new(1, seed=9), face_up=[("park", 6), ("park", 15)], sections=plus), [("park", 6)]
+    )
+    building.grid.handle(Intent("park-6", "drop", (0, 0), piece="s1", turns=0))
+    assert "asks for a wildlife icon" in building.tries[-1].text
+    assert "turned 2" in building.solution.value
+    building.grid.handle(Intent("park-6", "drop", (0, 0), piece="s1", turns=2))
+    assert building.solved and "Bandstand Cross" in building.tries[-1].text
+    building.start_again()
+    assert building.trial.log == building.start.log and "back at the start" in building.feedback.value
