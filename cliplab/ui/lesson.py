@@ -308,7 +308,7 @@ class ChoiceExercise(Exercise):
         layout = w.Layout(width="auto", min_height="34px")
         if many:
             self.toggles = [w.ToggleButton(description=option, layout=layout) for option in self.options]
-            check = w.Button(description="Check", button_style="primary", layout=layout)
+            check = w.Button(description="Check", button_style="primary", layout=w.Layout(min_height="34px"))
             check.add_class("cl-lesson-check")
             check.on_click(lambda _button: self.choose(self.chosen()))
             area: w.Widget = w.VBox([w.HBox(self.toggles, layout=w.Layout(flex_flow="row wrap")), check])

@@ -6,7 +6,8 @@ Pictures
 Tries
     `attempt` carries out an action and prints that it was done, or the engine's rule and reason for refusing it.
 Live boards
-    `Table` is a floe to play by clicking: you take one seat, bots the others. A click means what it means on
+    `placement_board` places penguins by clicks; `Table` is a floe to play by clicking: you take one seat,
+    bots the others. A click means what it means on
     the dashboard, because both ask the game's picture (`click_action`, `tile_at`, `click_marks`).
 Exercises
     `allowed_exercise` asks which actions are allowed now (answered with buttons); `best_move_exercise` asks
@@ -26,6 +27,7 @@ from IPython.display import display
 from cliplab.bots import RandomBot
 from cliplab.bots.random_bot import Bot
 from cliplab.engine import IllegalAction, State
+from cliplab.grid import cells_at_point
 from cliplab.ui import Board, Intent, Mark, Scene
 from cliplab.ui.lesson import (
     BoardExercise,
@@ -169,6 +171,21 @@ class Table:
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         return live(self.grid)._repr_mimebundle_(**kwargs)
+
+
+def placement_board(game: ClickCrack) -> Any:
+    """A live floe on which every click on a point places the next penguin, and says how many tiles it touches."""
+    grid = Grid(fit(describe(game)))
+
+    def place(intent: Intent) -> None:
+        seat = game.current_player()
+        game.apply(click_action(game, seat, intent))
+        grid.show(fit(describe(game)))
+        touching = sum(tile in game.main for tile in cells_at_point(intent.at))
+        grid.say(f"Player {seat} placed a penguin on {intent.at}: it touches {touching} tile(s)", intent)
+
+    grid.on("point", place)
+    return live(grid)
 
 
 def turn_unfinished(seat: int) -> Callable[[State], bool]:

@@ -560,7 +560,7 @@ class LiveTable:
         if game.is_over():
             outcome = game.outcome()
             scene = replace(scene, status=f"Game over: {outcome}")
-        self.grid.show(scene)
+        self.grid.show(lesson.fit(scene))
         if said:
             self.grid.say("; ".join(said[-6:]))
 
