@@ -1,6 +1,6 @@
 """The Swap Clops teaching notebook's live boards in the browser (through Voila, which runs every cell):
-the flood fill marks the group the engine finds, and the closing game takes a swap by two clicks and the
-bot answers, as the notebook says."""
+the flood fill marks the group the engine finds, the first exercise judges a swap made by two clicks, and
+the closing game takes a swap by two clicks and the bot answers, as the notebook says."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Locator, Page
+from playwright.sync_api import Locator, Page, expect
 
 from cliplab.engine import new_game
 from cliplab.games.swap_clops.rules import group_at, space_of
@@ -18,8 +18,9 @@ pytestmark = pytest.mark.browser
 
 NOTEBOOK = Path(__file__).resolve().parents[2] / "notebooks" / "teach" / "swap_clops.ipynb"
 KERNEL_TIMEOUT_MS = 120_000
-# The live boards in the order the notebook shows them: a table (seed 1), the flood fill, the closing game.
-FLOOD, CLOSING = 1, 2
+# The live boards in the order the notebook shows them: a table (seed 1), the flood fill, the two
+# exercises (the first asks for the biggest collection), the closing game.
+FLOOD, CLOSING = 1, 4
 
 
 def _cell(grid: Locator, r: int, c: int) -> Locator:
@@ -66,3 +67,25 @@ def test_the_live_boards_answer_clicks_as_the_notebook_says(page: Page, js_error
     js_errors.wait_for(notice, timeout=20_000)
     words = notice.inner_text()
     assert re.match(rf"You: {swap}, collecting \d+ clops\. player 1: swap ", words), words
+
+
+def test_the_biggest_swap_exercise_is_answered_by_two_clicks_and_judged_by_the_engine(
+    page: Page, js_errors: Any, notebook_url: str
+) -> None:
+    page.goto(notebook_url, wait_until="commit", timeout=KERNEL_TIMEOUT_MS)
+    exercise = page.locator(".cl-lesson").first
+    board = exercise.locator(".cl-grid")
+    js_errors.wait_for(board.locator(".cl-board"), timeout=KERNEL_TIMEOUT_MS)
+    feedback = exercise.locator(".cl-lesson-feedback")
+
+    _cell(board, 5, 4).click()  # the angry square; its partner 7,7 finishes a group of five
+    page.wait_for_function(
+        "(el) => el.querySelectorAll('rect.cl-mark-target').length > 1", arg=board.element_handle(), timeout=20_000
+    )
+    _cell(board, 7, 7).click()
+    expect(feedback).to_contain_text("swap 5,4 with 7,7. Allowed, but it gains +5 clops", timeout=20_000)
+    expect(feedback).to_contain_text("The best move gains +8")
+
+    _cell(board, 3, 0).click()
+    _cell(board, 3, 2).click()
+    expect(feedback).to_contain_text("Right: it gains +8 clops, the most possible.", timeout=20_000)

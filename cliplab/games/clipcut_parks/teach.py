@@ -29,7 +29,7 @@ from IPython.display import SVG
 from ipywidgets import ToggleButton, VBox
 
 from cliplab.engine import IllegalAction, PositionError, new_game
-from cliplab.ui import Board, Cell, Intent, Mark, Scene, render
+from cliplab.ui import Board, Cell, Intent, Mark, Scene, lesson
 from cliplab.ui.widget import Grid
 
 from .board import (
@@ -72,6 +72,8 @@ __all__ = [
     "cards_picture",
     "check_completes",
     "check_cut_frees",
+    "completion_exercise",
+    "cut_exercise",
     "cuts_freeing",
     "die_picture",
     "judge_completion",
@@ -410,7 +412,7 @@ def picture(
         scene = replace(scene, boards=tuple(by_id[key] for key in boards))
     if status is not None:
         scene = replace(scene, status=status)
-    return SVG(render(scene))
+    return lesson.picture(scene)
 
 
 def sheets_side_by_side(*games: tuple[str, ClipCutParks], seat: int = 0, status: str = "", zoom: float = 1.1) -> SVG:
@@ -419,7 +421,7 @@ def sheets_side_by_side(*games: tuple[str, ClipCutParks], seat: int = 0, status:
     for k, (label, game) in enumerate(games):
         sheet = describe(game, seat).boards[0]
         boards.append(replace(sheet, id=f"sheet{k}", label=label, clickable=(), marks=()))
-    return SVG(render(Scene(tuple(boards), status=status, zoom=zoom, wrap=22)))
+    return lesson.picture(Scene(tuple(boards), status=status, zoom=zoom, wrap=22))
 
 
 def _sheet_board(sheet: Sheet, label: str, board_id: str) -> Board:
@@ -436,7 +438,7 @@ def sheet_picture(*numbers: int, status: str = "", zoom: float = 1.1) -> SVG:
     boards = tuple(
         _sheet_board(sheet_of(n), "The standard sheet" if n == 0 else f"Pad sheet {n}", f"sheet{n}") for n in numbers
     )
-    return SVG(render(Scene(boards, status=status, zoom=zoom, wrap=22)))
+    return lesson.picture(Scene(boards, status=status, zoom=zoom, wrap=22))
 
 
 _BLANK: ClipCutParks | None = None
@@ -456,7 +458,7 @@ def cards_picture(*refs: CardRef, status: str = "", zoom: float = 1.2, wrap: int
     for ref in refs:
         board = card_board(game, 0, ref)
         boards.append(replace(board, label=f"{board.label} ({_bonus_short(card_of(ref).bonus)})"))
-    return SVG(render(Scene(tuple(boards), status=status, zoom=zoom, wrap=wrap)))
+    return lesson.picture(Scene(tuple(boards), status=status, zoom=zoom, wrap=wrap))
 
 
 def _bonus_short(bonus: str) -> str:
@@ -475,7 +477,7 @@ def legend_picture(zoom: float = 1.6) -> SVG:
         Board("legend-squares", "Sheet squares: T W G P, w r", 1, len(squares), tuple(squares)),
         Board("legend-spaces", "Card spaces: T W G P, w r, _", 1, len(spaces), tuple(spaces)),
     )
-    return SVG(render(Scene(boards, zoom=zoom, wrap=40, board_gap=1.0)))
+    return lesson.picture(Scene(boards, zoom=zoom, wrap=40, board_gap=1.0))
 
 
 def _square(colour: str, icon: str) -> Any:
@@ -492,7 +494,7 @@ def die_picture(zoom: float = 1.2) -> SVG:
             Cell((0, k), fill="paper", glyph="", text=str(n), label=f"a {n} cut") for k, n in enumerate(lengths)
         )
         boards.append(Board(f"face{face}", f"face {face}", 1, len(lengths), cells))
-    return SVG(render(Scene(tuple(boards), zoom=zoom, wrap=40, board_gap=1.0)))
+    return lesson.picture(Scene(tuple(boards), zoom=zoom, wrap=40, board_gap=1.0))
 
 
 TOKEN_LOOK = {
@@ -508,7 +510,7 @@ def tokens_picture(zoom: float = 1.2) -> SVG:
         Board(f"tok-{name}", f"{name} token", 1, 1, (Cell((0, 0), fill=fill, glyph=glyph, label=f"{name}: {does}"),))
         for name, (fill, glyph, does) in TOKEN_LOOK.items()
     )
-    return SVG(render(Scene(boards, zoom=zoom, wrap=40, board_gap=1.4)))
+    return lesson.picture(Scene(boards, zoom=zoom, wrap=40, board_gap=1.4))
 
 
 # ----- a live table --------------------------------------------------------------------------------------
@@ -558,7 +560,7 @@ class LiveTable:
         if game.is_over():
             outcome = game.outcome()
             scene = replace(scene, status=f"Game over: {outcome}")
-        self.grid.show(scene)
+        self.grid.show(lesson.fit(scene))
         if said:
             self.grid.say("; ".join(said[-6:]))
 
@@ -618,3 +620,58 @@ class LiveTable:
             game.apply(forced, self.seat)
             said.append(f"you: {forced} (nothing else was possible)" if stage == "build" else f"you: {forced}")
         return said
+
+
+# ----- exercises on a live board -------------------------------------------------------------------------
+
+
+def _board_exercise(
+    game: ClipCutParks, judge: Any, solution: Sequence[str], explanation: str, seat: int = 0
+) -> lesson.BoardExercise:
+    """An exercise answered on `seat`'s table by clicks and drops, as on the dashboard (`board.Clicks`)."""
+    clicks = Clicks()
+
+    def draw(state: Any) -> Scene:
+        return clicks.scene(state, seat, acting=seat in state.to_move())
+
+    def to_action(state: Any, intent: Intent) -> Any:
+        if seat not in state.to_move():
+            raise IllegalAction("round", intent.kind, "this answer is finished: press Start again to try another")
+        return clicks.action(state, seat, intent)
+
+    return lesson.BoardExercise(game, seat, draw, to_action, judge, solution, explanation)
+
+
+def cut_exercise(game: ClipCutParks, size: int, explanation: str = "", seat: int = 0) -> lesson.BoardExercise:
+    """Make a legal cut that frees a section of exactly `size` squares: click its start, then its end."""
+
+    def judge(trial: Any) -> lesson.Verdict:
+        sizes = _freed(game, trial, seat)
+        if size in sizes:
+            return lesson.Verdict(True, f"Right: it frees a section of {size} squares.")
+        freed = " and ".join(f"{n} square{'s' if n != 1 else ''}" for n in sizes) if sizes else "nothing"
+        return lesson.Verdict(False, f"The engine allows it, but it frees {freed}, not a section of {size}.")
+
+    right = cuts_freeing(game, size, seat)
+    found = f"The engine tried every legal cut and finds {len(right)} right answer(s): {', '.join(right)}."
+    return _board_exercise(game, judge, right[:1], f"{found} {explanation}".strip(), seat)
+
+
+def completion_exercise(
+    game: ClipCutParks, cards: Sequence[CardRef], explanation: str = "", seat: int = 0, depth: int = 4
+) -> lesson.BoardExercise:
+    """Complete every one of `cards` this round, in at most `depth` actions: cut by clicking a start and an
+    end, build by dragging a section from the tray onto a card (R turns it)."""
+    names = " and ".join(f"{card_name(ref)} ({card_of(ref).name})" for ref in cards)
+
+    def judge(trial: Any) -> lesson.Verdict | None:
+        if all(ref in trial.completed[seat] for ref in cards):
+            return lesson.Verdict(True, f"Right: {names} {'is' if len(cards) == 1 else 'are'} complete.")
+        steps = len(trial.log) - len(game.log)
+        if seat in trial.to_move() and trial.round == game.round and steps < depth:
+            return None
+        return lesson.Verdict(False, f"The engine allows every step, but {names} is not complete this round.")
+
+    ways = ways_to_complete(game, cards, seat, depth)
+    found = f"The engine searched every line of play this round and finds {len(ways)} way(s)."
+    return _board_exercise(game, judge, ways[0] if ways else [], f"{found} {explanation}".strip(), seat)
