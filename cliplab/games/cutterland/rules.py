@@ -20,7 +20,7 @@ import random
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, cached_property, lru_cache
-from itertools import accumulate
+from itertools import compress
 from typing import Any, ClassVar
 
 from cliplab.engine import (
@@ -244,19 +244,38 @@ def renumbered(labels: Sequence[int]) -> tuple[int, ...]:
     return tuple(order.setdefault(label, len(order) + 1) for label in labels)
 
 
+def _rows_of(labels: Sequence[int]) -> tuple[int, ...]:
+    """A cut's rows as a Cut names them: each row's piece numbers as one number."""
+    return tuple(int("".join(map(str, labels[r * CARD_COLS : (r + 1) * CARD_COLS]))) for r in range(CARD_ROWS))
+
+
 def cut_of(card_number: int, labels: Sequence[int]) -> Cut:
-    rows = [int("".join(str(x) for x in labels[r * CARD_COLS : (r + 1) * CARD_COLS])) for r in range(CARD_ROWS)]
-    return Cut(card_number, *rows)
+    return Cut(card_number, *_rows_of(labels))
 
 
-@lru_cache(maxsize=1024)
+@cache
+def _partition_rows(pieces: int) -> tuple[tuple[int, ...], ...]:
+    """Each of `partitions(pieces)` as the row numbers a Cut names it by."""
+    return tuple(_rows_of(labels) for labels in partitions(pieces))
+
+
 def cut_actions(card_number: int, pieces: int) -> tuple[Cut, ...]:
-    return tuple(cut_of(card_number, labels) for labels in partitions(pieces))
+    """A card's legal cuts into `pieces` pieces, in the order of `partitions(pieces)`."""
+    return _deck_cuts(pieces)[card_number]
 
 
-@lru_cache(maxsize=1024)
-def _cut_set(card_number: int, pieces: int) -> frozenset[Cut]:
-    return frozenset(cut_actions(card_number, pieces))
+@cache
+def _deck_cuts(pieces: int) -> dict[int, tuple[Cut, ...]]:
+    # Every card's cuts made in one run, nothing else allocated between them, so that they lie side by side
+    # in memory: a legal list touches thousands of them, and reading them in order is several times faster
+    # than reading cuts scattered among the holes other objects left (as cuts made card by card would be).
+    rows = _partition_rows(pieces)
+    return {number: tuple([Cut(number, top, middle, bottom) for top, middle, bottom in rows]) for number in deck()}
+
+
+@cache
+def _partition_set(pieces: int) -> frozenset[tuple[int, ...]]:
+    return frozenset(partitions(pieces))
 
 
 class CutList(list[Action]):
@@ -271,7 +290,7 @@ class CutList(list[Action]):
         self.pieces = pieces
 
     def __contains__(self, action: object) -> bool:
-        return isinstance(action, Cut) and action.card in self.hand and action in _cut_set(action.card, self.pieces)
+        return isinstance(action, Cut) and action.card in self.hand and action.labels() in _partition_set(self.pieces)
 
 
 def pieces_cut_by(segments: Collection[Pair]) -> tuple[int, ...]:
@@ -342,17 +361,20 @@ def join_action(row: int, col: int, turns: int) -> Join:
     return Join(row, col, turns)
 
 
-class _JoinsOfBits(dict[int, Join]):
-    """The joins of one frame and one turn, by the bit that stands for the anchor, made when first asked."""
+class _JoinsOfBits(list[Join]):
+    """The joins of one frame and one turn in the order of the bits that stand for their anchors (bit
+    row * width + col, counted from the frame's top-left), made as far as they have been asked for."""
 
     def __init__(self, top: int, left: int, width: int, turns: int) -> None:
         super().__init__()
         self.top, self.left, self.width, self.turns = top, left, width, turns
 
-    def __missing__(self, bit: int) -> Join:
-        r, c = divmod(bit, self.width)
-        join = self[bit] = join_action(self.top + r, self.left + c, self.turns)
-        return join
+    def reaching(self, bits: int) -> _JoinsOfBits:
+        """This list, made at least `bits` long."""
+        for bit in range(len(self), bits):
+            r, c = divmod(bit, self.width)
+            self.append(join_action(self.top + r, self.left + c, self.turns))
+        return self
 
 
 @cache
@@ -366,7 +388,7 @@ def _bit_offsets(cells: tuple[Cell, ...], width: int) -> tuple[tuple[int, ...], 
     return tuple(tuple(r * width + c for r, c in _turned_shape(cells, turns)) for turns in range(4))
 
 
-_NEXT_BIT = (1).__add__
+_BIT_FLAGS = bytes.maketrans(b"01", b"\0\1")  # binary digits to the bytes 0 and 1, false and true
 
 
 def joins(kingdom: Mapping[Cell, str], piece: Sequence[tuple[Cell, str]]) -> list[Join]:
@@ -391,13 +413,23 @@ def joins(kingdom: Mapping[Cell, str], piece: Sequence[tuple[Cell, str]]) -> lis
         for offset in offsets:
             touching |= frontier >> offset
             overlapping |= land >> offset
-        # The set bits' places, lowest first: each run of zeros before a one, measured and added up.
-        zeros = bin(touching & ~overlapping)[:1:-1].split("1")
-        zeros.pop()
-        bits = accumulate(map(_NEXT_BIT, map(len, zeros)), initial=-1)
-        next(bits)
-        found.extend(map(by_bit.__getitem__, bits))
+        # The anchors' bits, lowest first, as a byte per bit (1 where set): the joins they pick out of the
+        # frame's are taken without a Python loop.
+        flags = bin(touching & ~overlapping)[:1:-1].encode().translate(_BIT_FLAGS)
+        found.extend(compress(by_bit.reaching(len(flags)), flags))
     return found
+
+
+def _joins_ok(kingdom: Mapping[Cell, str], piece: Sequence[tuple[Cell, str]], join: Join) -> bool:
+    """Whether `join` is one of `joins(kingdom, piece)`, found without listing them."""
+    if not 0 <= join.turns <= 3:
+        return False
+    if not kingdom:
+        return join.row == 0 and join.col == 0
+    cells = [cell for cell, _ in joined_cells(piece, join)]
+    if any(cell in kingdom for cell in cells):
+        return False
+    return any(near in kingdom for r, c in cells for near in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)))
 
 
 def joined_cells(piece: Sequence[tuple[Cell, str]], join: Join) -> list[tuple[Cell, str]]:
@@ -572,10 +604,38 @@ def predicted_hunt(kingdom: Kingdom) -> tuple[frozenset[Cell], list[tuple[Cell, 
     return caught, eaten
 
 
+@dataclass(frozen=True)
+class _TokenSpots:
+    """Where a kingdom can take a token: `actions` in the order legal lists give them, the kind (an index
+    into TOKEN_KINDS) of each, and the index of each by (kind, the cell or pair of cells it takes)."""
+
+    actions: tuple[Action, ...]
+    kinds: bytes
+    index: dict[tuple[str, Any], int]
+
+    @cached_property
+    def _of_kinds(self) -> dict[tuple[bool, ...], bytearray]:
+        return {}
+
+    def open_to(self, held: Mapping[str, int], placed: Mapping[str, Collection[Any]]) -> list[Action]:
+        """The placements of the kinds still `held`, less the spots taken already (`placed` by kind)."""
+        wanted = tuple(held[kind] > 0 for kind in TOKEN_KINDS)
+        flags = self._of_kinds.get(wanted)
+        if flags is None:
+            flags = self._of_kinds[wanted] = bytearray(wanted[kind] for kind in self.kinds)
+        taken = [self.index[kind, spot] for kind, spots in placed.items() if held[kind] for spot in spots]
+        if not taken:
+            return list(compress(self.actions, flags))
+        flags = flags.copy()
+        for k in taken:
+            flags[k] = 0
+        return list(compress(self.actions, flags))
+
+
 @lru_cache(maxsize=64)
-def _token_spots(cells: frozenset[tuple[Cell, str]]) -> tuple[tuple[str, Any, Action], ...]:
-    """Where a kingdom with these cells can take a token, in the order legal lists give them: (kind, the
-    cell or pair of cells it takes, the action). A kingdom does not change while its tokens are placed."""
+def _token_spots(cells: frozenset[tuple[Cell, str]]) -> _TokenSpots:
+    """Where a kingdom with these cells can take a token. A kingdom does not change while its tokens are
+    placed, so this is worked out once per kingdom."""
     codes = dict(cells)
     in_order = sorted(codes)
     spots: list[tuple[str, Any, Action]] = [
@@ -590,7 +650,11 @@ def _token_spots(cells: frozenset[tuple[Cell, str]]) -> tuple[tuple[str, Any, Ac
                 spots.append(("wall", (cell, near), wall_action(side, r, c)))
             if far in codes and codes[far][0] == codes[cell][0]:
                 spots.append(("bridge", (cell, far), bridge_action(side, r, c)))
-    return tuple(spots)
+    return _TokenSpots(
+        tuple(action for _, _, action in spots),
+        bytes(TOKEN_KINDS.index(kind) for kind, _, _ in spots),
+        {(kind, spot): k for k, (kind, spot, _) in enumerate(spots)},
+    )
 
 
 # ----- the game ---------------------------------------------------------------------------------------
@@ -696,12 +760,19 @@ class Cutterland(State):
         dragon = self.hungry[0][1]
         return [Feed(*dragon, *prey) for prey in self.kingdom(player).prey(dragon, self.eaten(player))]
 
+    def _is_legal(self, player: int, action: Action) -> bool:
+        # A cut and a join are checked on their own: listing thousands of cuts, or every join and comparing
+        # each, only to find one in the list would cost the checked path most of its time.
+        if isinstance(action, Cut) and self.phase == "cut":
+            return action.card in self.hands[player] and action.labels() in _partition_set(self.pieces_per_card)
+        if isinstance(action, Join) and self.phase == "join" and type(action.turns) is int:
+            return _joins_ok(self.kingdoms[player], self.holding, action)
+        return action in self._legal(player)
+
     def token_placements(self, seat: int) -> list[Action]:
-        held = self.tokens[seat]
         placed: dict[str, set[Any]] = {"tower": self.towers[seat], "wall": self.walls[seat]}
         placed["bridge"] = self.bridges[seat]
-        spots = _token_spots(frozenset(self.kingdoms[seat].items()))
-        return [action for kind, spot, action in spots if held[kind] and spot not in placed[kind]]
+        return _token_spots(frozenset(self.kingdoms[seat].items())).open_to(self.tokens[seat], placed)
 
     def eaten(self, seat: int) -> set[Cell]:
         return set(self.caught[seat]) | {prey for _, prey in self.fed[seat]}
@@ -711,7 +782,8 @@ class Cutterland(State):
         if isinstance(action, Cut):
             labels = action.labels()
             if labels is not None:
-                return cut_of(action.card, renumbered(labels))
+                canonical = renumbered(labels)
+                return action if canonical == labels else cut_of(action.card, canonical)
         if isinstance(action, Wall | Bridge) and action.side in ("west", "north"):
             dr, dc = STEP[action.side]
             reach = 1 if isinstance(action, Wall) else 2
