@@ -23,16 +23,17 @@ const TRAY = "\u0000tray"; // focus "board" standing for the tray of pieces (not
 // its scale whatever sits beside it; a board wider than its place scrolls instead of shrinking.
 const ZOOMS = [0.5, 0.67, 0.8, 1, 1.25, 1.5, 2, 2.5];
 const ZOOM_KEY = "cliplab-grid-zoom";
+// Each key: as the legend names it, in the short hint, and what it does.
 const KEY_WORDS = {
-  arrows: ["Arrows", "move the focus over the board"],
-  enter: ["Enter", "chooses the focused place (as a click does)"],
-  mode: ["M", "changes what the arrows move over (the Mode button)"],
-  flip: ["O", "turns the focused line across"],
-  board: ["[ ]", "go to the previous or next board"],
-  rotate: ["R", "turns the held piece"],
-  zoom: ["+ \u2212", "make the board larger or smaller"],
-  legend: ["?", "opens or closes this list"],
-  escape: ["Esc", "cancels: puts a held piece back, closes a message"],
+  arrows: ["Arrows", "Arrows move", "move the focus over the board"],
+  enter: ["Enter", "Enter chooses", "chooses the focused place (as a click does)"],
+  mode: ["M", "M mode", "changes what the arrows move over (the Mode button)"],
+  flip: ["O", "O turn line", "turns the focused line across"],
+  board: ["[ ]", "[ ] board", "go to the previous or next board"],
+  rotate: ["R", "R rotate", "turns the held piece"],
+  zoom: ["+ \u2212", "+ \u2212 size", "make the board larger or smaller"],
+  legend: ["?", "? keys", "opens or closes this list"],
+  escape: ["Esc", "Esc cancel", "cancels: puts a held piece back, closes a message"],
 };
 const MODE_WORDS = {
   cell: "the squares of the board",
@@ -519,9 +520,9 @@ function render({ model, el }) {
     if (order.length + (pieceOrder.length ? 1 : 0) > 1) acting.push("board");
     if (pieceOrder.length || held) acting.push("rotate");
     acting.push("zoom", "legend", "escape");
-    hint.textContent = acting.map((k) => KEY_WORDS[k][0]).join(" \u00b7 ");
-    hint.title = acting.map((k) => `${KEY_WORDS[k][0]}: ${KEY_WORDS[k][1]}`).join("\n");
-    const listed = acting.map((k) => KEY_WORDS[k]);
+    hint.textContent = acting.map((k) => KEY_WORDS[k][1]).join(" \u00b7 ");
+    hint.title = acting.map((k) => `${KEY_WORDS[k][0]}: ${KEY_WORDS[k][2]}`).join("\n");
+    const listed = acting.map((k) => [KEY_WORDS[k][0], KEY_WORDS[k][2]]);
     if (!modeButton.hidden) listed.push(["Mode", `now ${MODE_NAMES[focus.kind]}: the arrows move over ${MODE_WORDS[focus.kind]}`]);
     keysList.replaceChildren(...listed.flatMap(([key, words]) => [htmlEl("dt", {}, key), htmlEl("dd", {}, words)]));
     modeButton.dataset.mode = focus.kind;
