@@ -2,18 +2,20 @@
 
 Pictures
     `picture(scene)` is a static SVG no taller than `SCREEN_HEIGHT` pixels (a notebook at 1280x720 shows it
-    whole); it shows on GitHub too, without a kernel. `live(widget)` puts a widget on screen with a plain
-    sentence standing in for it where no kernel runs.
+    whole); it shows on GitHub too, without a kernel. `still` takes a picture-only board out of a scene, to
+    set beside others. `live(widget)` puts a widget on screen with a plain sentence standing in for it
+    where no kernel runs.
 Exercises
     An exercise is answered on screen, never by typing Python: `BoardExercise` by clicks on a live board
     (each click becomes an action of the game, tried on a copy), `ChoiceExercise` by picking among buttons.
     The engine judges every try (`Verdict`); a refused try shows the engine's rule and reason in the
     feedback line. The solution waits behind a "Show me" button.
 Checks that ask the engine
-    `refusal` words an IllegalAction, `tried` plays actions on a copy, `why_not` gathers the engine's reasons for
-    refusing some actions, `judge_allowed` compares a chosen set of actions with the legal ones,
-    `lines_of_play` lists every way a seat can take its turn, `best_line` finds the one that gains most and
-    `judge_best` compares an answer with it.
+    `attempt` carries out an action and prints the engine's answer. `refusal` words an IllegalAction,
+    `tried` plays actions on a copy, `why_not` gathers the engine's reasons for refusing some actions,
+    `judge_allowed` compares a chosen set of actions with the legal ones, `lines_of_play` lists every way a
+    seat can take its turn, `best_line` finds the one that gains most and `judge_best` compares an answer
+    with it.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from IPython.display import SVG
 from cliplab.engine import Action, IllegalAction, State
 
 from .intents import Intent
-from .scene import Scene
+from .scene import Board, Scene
 from .svg import render
 from .widget import Grid
 
@@ -53,6 +55,21 @@ def fit(scene: Scene, max_height: float = SCREEN_HEIGHT) -> Scene:
 def picture(scene: Scene, max_height: float = SCREEN_HEIGHT) -> SVG:
     """A static picture of the scene that fits the screen: at most `max_height` pixels tall."""
     return SVG(render(fit(scene, max_height)))
+
+
+def still(scene: Scene, label: str, name: str) -> Board:
+    """The first board of a scene as a picture-only board (no click targets), to set beside others."""
+    return replace(scene.boards[0], id=name, label=label, clickable=())
+
+
+def attempt(game: State, action: Action | str, seat: int | None = None) -> None:
+    """Carry out an action on the game and print that it was done, or the engine's rule and reason for refusing
+    it (the game is then unchanged)."""
+    try:
+        game.apply(action, seat)
+        print(f"done:    {action}")
+    except IllegalAction as refused:
+        print(f"refused: {action}  ({refused.rule}: {refused.reason})")
 
 
 class _StandIn:

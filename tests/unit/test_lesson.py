@@ -29,6 +29,7 @@ from cliplab.ui.lesson import (
     SCREEN_HEIGHT,
     ChoiceExercise,
     Verdict,
+    attempt,
     best_line,
     fit,
     judge_allowed,
@@ -36,6 +37,7 @@ from cliplab.ui.lesson import (
     lines_of_play,
     live,
     picture,
+    still,
     tried,
     why_not,
 )
@@ -284,3 +286,17 @@ def test_a_clipcut_cut_exercise_is_answered_by_two_points_and_a_drop_completes_a
     assert building.solved and "Bandstand Cross" in building.tries[-1].text
     building.start_again()
     assert building.trial.log == building.start.log and "back at the start" in building.feedback.value
+
+
+def test_attempt_prints_what_was_done_or_the_engines_refusal_and_still_drops_the_click_targets(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    game = corner_position()
+    attempt(game, "walk N with penguin 1")
+    attempt(game, "walk N with penguin 0")
+    assert capsys.readouterr().out.splitlines() == [
+        "refused: walk N with penguin 1  (walk: penguin 1 would walk off the floe)",
+        "done:    walk N with penguin 0",
+    ]
+    board = still(Scene((Board("floe", "The floe", 5, 5, clickable=("point",)),)), "After", "after")
+    assert (board.id, board.label, board.clickable) == ("after", "After", ())
