@@ -42,19 +42,34 @@ SCREEN_HEIGHT = 540
 LIVE_STAND_IN = "A live board: run the notebook to click on it."
 EXERCISE_STAND_IN = "An exercise: run the notebook to answer it on its board, then press Show me for the solution."
 _VIEW_BOX = re.compile(r'viewBox="[-\d.]+ [-\d.]+ ([\d.]+) ([\d.]+)"')
+# How render sizes a scene: the width of its container, up to the scene's own size.
+_FLUID_SIZE = re.compile(r'width="100%" style="max-width:[\d.]+px"')
+
+
+def _natural_size(svg: str) -> tuple[float, float]:
+    """Width and height of a rendered scene in pixels at zoom 1 (its viewBox)."""
+    found = _VIEW_BOX.search(svg)
+    assert found is not None, "render always writes a viewBox"
+    return float(found.group(1)), float(found.group(2))
 
 
 def fit(scene: Scene, max_height: float = SCREEN_HEIGHT) -> Scene:
     """The scene with its zoom lowered, if need be, so that it is drawn at most `max_height` pixels tall."""
-    found = _VIEW_BOX.search(render(scene))
-    assert found is not None, "render always writes a viewBox"
-    natural_height = float(found.group(2))  # pixels at zoom 1
+    natural_height = _natural_size(render(scene))[1]
     return replace(scene, zoom=min(scene.zoom, max_height / natural_height))
 
 
 def picture(scene: Scene, max_height: float = SCREEN_HEIGHT) -> SVG:
-    """A static picture of the scene that fits the screen: at most `max_height` pixels tall."""
-    return SVG(render(fit(scene, max_height)))
+    """A static picture of the scene that fits the screen: at most `max_height` pixels tall.
+
+    The picture states its size in pixels: a page that shows an SVG output as an image (Voila, JupyterLab
+    for an untrusted notebook) ignores the style of the SVG inside and would stretch it to the page's width.
+    """
+    fitted = fit(scene, max_height)
+    svg = render(fitted)
+    width, height = (round(side * fitted.zoom) for side in _natural_size(svg))
+    sized = f'width="{width}" height="{height}" style="max-width:100%;height:auto"'
+    return SVG(_FLUID_SIZE.sub(sized, svg, count=1))
 
 
 def still(scene: Scene, label: str, name: str) -> Board:
