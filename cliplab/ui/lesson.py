@@ -2,18 +2,20 @@
 
 Pictures
     `picture(scene)` is a static SVG no taller than `SCREEN_HEIGHT` pixels (a notebook at 1280x720 shows it
-    whole); it shows on GitHub too, without a kernel. `live(widget)` puts a widget on screen with a plain
-    sentence standing in for it where no kernel runs.
+    whole); it shows on GitHub too, without a kernel. `still` takes a picture-only board out of a scene, to
+    set beside others. `live(widget)` puts a widget on screen with a plain sentence standing in for it
+    where no kernel runs.
 Exercises
     An exercise is answered on screen, never by typing Python: `BoardExercise` by clicks on a live board
     (each click becomes an action of the game, tried on a copy), `ChoiceExercise` by picking among buttons.
     The engine judges every try (`Verdict`); a refused try shows the engine's rule and reason in the
     feedback line. The solution waits behind a "Show me" button.
 Checks that ask the engine
-    `refusal` words an IllegalAction, `tried` plays actions on a copy, `why_not` gathers the engine's reasons for
-    refusing some actions, `judge_allowed` compares a chosen set of actions with the legal ones,
-    `lines_of_play` lists every way a seat can take its turn, `best_line` finds the one that gains most and
-    `judge_best` compares an answer with it.
+    `attempt` carries out an action and prints the engine's answer. `refusal` words an IllegalAction,
+    `tried` plays actions on a copy, `why_not` gathers the engine's reasons for refusing some actions,
+    `judge_allowed` compares a chosen set of actions with the legal ones, `lines_of_play` lists every way a
+    seat can take its turn, `best_line` finds the one that gains most and `judge_best` compares an answer
+    with it.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from IPython.display import SVG
 from cliplab.engine import Action, IllegalAction, State
 
 from .intents import Intent
-from .scene import Scene
+from .scene import Board, Scene
 from .svg import render
 from .widget import Grid
 
@@ -40,19 +42,49 @@ SCREEN_HEIGHT = 540
 LIVE_STAND_IN = "A live board: run the notebook to click on it."
 EXERCISE_STAND_IN = "An exercise: run the notebook to answer it on its board, then press Show me for the solution."
 _VIEW_BOX = re.compile(r'viewBox="[-\d.]+ [-\d.]+ ([\d.]+) ([\d.]+)"')
+# How render sizes a scene: the width of its container, up to the scene's own size.
+_FLUID_SIZE = re.compile(r'width="100%" style="max-width:[\d.]+px"')
+
+
+def _natural_size(svg: str) -> tuple[float, float]:
+    """Width and height of a rendered scene in pixels at zoom 1 (its viewBox)."""
+    found = _VIEW_BOX.search(svg)
+    assert found is not None, "render always writes a viewBox"
+    return float(found.group(1)), float(found.group(2))
 
 
 def fit(scene: Scene, max_height: float = SCREEN_HEIGHT) -> Scene:
     """The scene with its zoom lowered, if need be, so that it is drawn at most `max_height` pixels tall."""
-    found = _VIEW_BOX.search(render(scene))
-    assert found is not None, "render always writes a viewBox"
-    natural_height = float(found.group(2))  # pixels at zoom 1
+    natural_height = _natural_size(render(scene))[1]
     return replace(scene, zoom=min(scene.zoom, max_height / natural_height))
 
 
 def picture(scene: Scene, max_height: float = SCREEN_HEIGHT) -> SVG:
-    """A static picture of the scene that fits the screen: at most `max_height` pixels tall."""
-    return SVG(render(fit(scene, max_height)))
+    """A static picture of the scene that fits the screen: at most `max_height` pixels tall.
+
+    The picture states its size in pixels: a page that shows an SVG output as an image (Voila, JupyterLab
+    for an untrusted notebook) ignores the style of the SVG inside and would stretch it to the page's width.
+    """
+    fitted = fit(scene, max_height)
+    svg = render(fitted)
+    width, height = (round(side * fitted.zoom) for side in _natural_size(svg))
+    sized = f'width="{width}" height="{height}" style="max-width:100%;height:auto"'
+    return SVG(_FLUID_SIZE.sub(sized, svg, count=1))
+
+
+def still(scene: Scene, label: str, name: str) -> Board:
+    """The first board of a scene as a picture-only board (no click targets), to set beside others."""
+    return replace(scene.boards[0], id=name, label=label, clickable=())
+
+
+def attempt(game: State, action: Action | str, seat: int | None = None) -> None:
+    """Carry out an action on the game and print that it was done, or the engine's rule and reason for refusing
+    it (the game is then unchanged)."""
+    try:
+        game.apply(action, seat)
+        print(f"done:    {action}")
+    except IllegalAction as refused:
+        print(f"refused: {action}  ({refused.rule}: {refused.reason})")
 
 
 class _StandIn:

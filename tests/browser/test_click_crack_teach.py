@@ -1,6 +1,6 @@
-"""The Click & Crack teaching notebook's exercises in the browser (through Voila, which runs every cell):
-an exercise is answered by clicking the floe, the engine's reason for a wrong try is on the screen, and
-"Show me" reveals the solution and plays it on the board."""
+"""The Click & Crack teaching notebook in the browser (through Voila, which runs every cell): an exercise
+is answered by clicking the floe, the engine's reason for a wrong try is on the screen, and "Show me"
+reveals the solution and plays it on the board; every picture and exercise fits a 1280x720 screen."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ pytestmark = pytest.mark.browser
 
 NOTEBOOK = Path(__file__).resolve().parents[2] / "notebooks" / "teach" / "click_crack.ipynb"
 KERNEL_TIMEOUT_MS = 120_000
+SCREEN = {"width": 1280, "height": 720}
 # The exercises in the order the notebook asks them: which actions are allowed (buttons), the best single
 # break (on the floe), the equal halves (on the floe).
 BEST_BREAK = 1
@@ -32,7 +33,7 @@ def notebook_url(voila_server: Any) -> str:
 def test_an_exercise_is_answered_by_clicks_with_the_engines_reasons_and_a_show_me(
     page: Page, js_errors: Any, notebook_url: str, artifacts_dir: Path
 ) -> None:
-    page.set_viewport_size({"width": 1280, "height": 720})
+    page.set_viewport_size(SCREEN)
     page.goto(notebook_url, wait_until="commit", timeout=KERNEL_TIMEOUT_MS)
     exercises = page.locator(".cl-lesson")
     exercise = exercises.nth(BEST_BREAK)
@@ -60,3 +61,17 @@ def test_an_exercise_is_answered_by_clicks_with_the_engines_reasons_and_a_show_m
     expect(exercise.locator(".cl-status")).to_contain_text("player 0: 3", timeout=20_000)
     solution.scroll_into_view_if_needed()
     page.screenshot(path=str(artifacts_dir / "click_crack_teach_show_me.png"))
+
+
+def test_every_picture_and_exercise_fits_the_screen(page: Page, js_errors: Any, notebook_url: str) -> None:
+    page.set_viewport_size(SCREEN)
+    page.goto(notebook_url, wait_until="commit", timeout=KERNEL_TIMEOUT_MS)
+    js_errors.wait_for(page.locator(".cl-lesson").nth(2).locator(".cl-board"), timeout=KERNEL_TIMEOUT_MS)
+    # Static pictures are the notebook's SVG outputs (the live boards are widgets).
+    pictures = page.locator(".jp-RenderedSVG > *").evaluate_all(
+        "(all) => all.map((picture) => picture.getBoundingClientRect().height)"
+    )
+    assert len(pictures) >= 10, "the notebook's pictures are on the page"
+    assert max(pictures) <= 600, pictures
+    exercises = page.locator(".cl-lesson").evaluate_all("(all) => all.map((e) => e.getBoundingClientRect().height)")
+    assert len(exercises) == 3 and max(exercises) <= SCREEN["height"], exercises

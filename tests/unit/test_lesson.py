@@ -29,6 +29,7 @@ from cliplab.ui.lesson import (
     SCREEN_HEIGHT,
     ChoiceExercise,
     Verdict,
+    attempt,
     best_line,
     fit,
     judge_allowed,
@@ -36,6 +37,7 @@ from cliplab.ui.lesson import (
     lines_of_play,
     live,
     picture,
+    still,
     tried,
     why_not,
 )
@@ -75,7 +77,14 @@ def test_a_tall_picture_is_shrunk_to_the_screen_and_a_small_one_is_left_alone() 
     tall = Scene((Board("tall", "A tall board", 20, 4),), status="status", zoom=2.0)
     assert drawn_height(render(tall)) > SCREEN_HEIGHT
     assert drawn_height(render(fit(tall))) == pytest.approx(SCREEN_HEIGHT, abs=1)
-    assert drawn_height(picture(tall).data) == pytest.approx(SCREEN_HEIGHT, abs=1)
+    # A picture states its size, so a page showing it as an image (Voila) does not stretch it to its width.
+    stated = re.search(r'<svg [^>]*width="(\d+)" height="(\d+)"', picture(tall).data)
+    assert stated is not None and 'width="100%"' not in picture(tall).data
+    assert float(stated.group(2)) == pytest.approx(SCREEN_HEIGHT, abs=1)
+    box = re.search(r'viewBox="[-\d.]+ [-\d.]+ ([\d.]+) ([\d.]+)"', picture(tall).data)
+    assert box is not None
+    ratio = float(box.group(1)) / float(box.group(2))
+    assert float(stated.group(1)) / float(stated.group(2)) == pytest.approx(ratio, rel=0.01)
     small = Scene((Board("small", "A small board", 3, 3),), zoom=1.0)
     assert fit(small).zoom == 1.0
     assert drawn_height(render(fit(small, max_height=100))) == pytest.approx(100, abs=1)
@@ -284,3 +293,17 @@ def test_a_clipcut_cut_exercise_is_answered_by_two_points_and_a_drop_completes_a
     assert building.solved and "Bandstand Cross" in building.tries[-1].text
     building.start_again()
     assert building.trial.log == building.start.log and "back at the start" in building.feedback.value
+
+
+def test_attempt_prints_what_was_done_or_the_engines_refusal_and_still_drops_the_click_targets(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    game = corner_position()
+    attempt(game, "walk N with penguin 1")
+    attempt(game, "walk N with penguin 0")
+    assert capsys.readouterr().out.splitlines() == [
+        "refused: walk N with penguin 1  (walk: penguin 1 would walk off the floe)",
+        "done:    walk N with penguin 0",
+    ]
+    board = still(Scene((Board("floe", "The floe", 5, 5, clickable=("point",)),)), "After", "after")
+    assert (board.id, board.label, board.clickable) == ("after", "After", ())

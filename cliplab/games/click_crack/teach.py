@@ -3,8 +3,6 @@
 Pictures
     `still` is one floe of a game as a picture-only board (with marks); `show` draws games or boards side by
     side, sized to the screen; `before_after` draws a position and the position after some actions.
-Tries
-    `attempt` carries out an action and prints that it was done, or the engine's rule and reason for refusing it.
 Live boards
     `placement_board` places penguins by clicks; `Table` is a floe to play by clicking: you take one seat,
     bots the others. A click means what it means on
@@ -43,6 +41,9 @@ from cliplab.ui.lesson import (
     tried,
     why_not,
 )
+from cliplab.ui.lesson import (
+    still as lesson_still,
+)
 from cliplab.ui.widget import Grid
 
 from .board import describe
@@ -60,7 +61,7 @@ PHASE_HINTS = {
 
 def still(game: ClickCrack, *marks: Mark, label: str = "The floe", name: str = "floe") -> Board:
     """A game's floe as a picture-only board (no click targets)."""
-    return replace(describe(game, marks).boards[0], id=name, label=label, clickable=())
+    return lesson_still(describe(game, marks), label, name)
 
 
 def show(*items: ClickCrack | Board, status: str | None = None) -> None:
@@ -81,15 +82,6 @@ def before_after(game: ClickCrack, *texts: str) -> ClickCrack:
         status=" then ".join(texts),
     )
     return after
-
-
-def attempt(game: State, text: str, seat: int | None = None) -> None:
-    """Try an action; print what happened or the engine's reason for refusing it."""
-    try:
-        game.apply(text, seat)
-        print(f"done:    {text}")
-    except IllegalAction as refused:
-        print(f"refused: {text}  ({refused.rule}: {refused.reason})")
 
 
 class Table:

@@ -3,9 +3,8 @@
 Cards
     `CardNames` turns short codes into card numbers of the 2-player deck: a colour letter (y yellow, b blue,
     g green, k black), a value, then `s` for a card with the scissors logo; each code gives an unused card.
-Pictures and tries
-    `show` draws a game sized to the screen, `attempt` tries an action and prints the engine's answer, `hand`
-    lists a hand in words.
+Pictures
+    `show` draws a game sized to the screen; `hand` lists a hand in words.
 Live boards
     `Table` is the dashboard's picture to play by clicks and buttons; heuristic bots take the other seats.
 Exercises
@@ -62,15 +61,6 @@ def show(game: PaperWorld, status: str | None = None) -> None:
     """The table as a picture sized to the screen (with its own status line, if given)."""
     scene = PaperWorldPicture(_Seats(0)).scene(game, 0, acting=False)
     display(picture(scene if status is None else Scene(scene.boards, title=scene.title, status=status)))
-
-
-def attempt(game: State, action: Any, seat: int | None = None) -> None:
-    """Try an action: print what happened, or the engine's rule and reason for refusing it."""
-    try:
-        game.apply(action, seat)
-        print(f"done: {action}")
-    except IllegalAction as refused:
-        print(f"refused: {action}\n  rule: {refused.rule}\n  why: {refused.reason}")
 
 
 def hand(game: PaperWorld, seat: int = 0) -> str:

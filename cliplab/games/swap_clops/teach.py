@@ -6,8 +6,6 @@ Positions
 Pictures
     `still` is one picture-only board of a game (with marks), `spaces` marks spaces, and `show` draws games or
     boards side by side, sized to the screen.
-Tries
-    `attempt` carries out an action and prints what happened, or the engine's rule and reason for refusing it.
 Live boards
     `Table` is a board to play by clicking (bots take the other seats): the first click picks a clop, the
     second swaps, as on the dashboard (both ask `SwapClopsPicture`). `flood_fill_board` marks the group of
@@ -31,6 +29,7 @@ from cliplab.bots.random_bot import Bot
 from cliplab.engine import IllegalAction, State
 from cliplab.ui import Board, Intent, Mark, Scene
 from cliplab.ui.lesson import BoardExercise, Verdict, best_line, fit, judge_best, live, picture
+from cliplab.ui.lesson import still as lesson_still
 from cliplab.ui.widget import Grid
 
 from .board import describe
@@ -49,7 +48,7 @@ def sketch(*rows: str, players: int = 2, seed: int = 1, **fields: Any) -> SwapCl
 
 def still(game: SwapClops, *marks: Mark, label: str = "The clops", name: str = "clops") -> Board:
     """One picture-only board of a game, with marks."""
-    return replace(describe(game, marks).boards[0], id=name, label=label, clickable=())
+    return lesson_still(describe(game, marks), label, name)
 
 
 def spaces(*places: Place) -> tuple[Mark, ...]:
@@ -61,15 +60,6 @@ def show(*items: SwapClops | Board, status: str = "") -> None:
     """Pictures side by side, sized to the screen: games, or boards made by `still`."""
     boards = tuple(still(item) if isinstance(item, SwapClops) else item for item in items)
     display(picture(Scene(boards, status=status)))
-
-
-def attempt(game: State, text: str, seat: int | None = None) -> None:
-    """Try an action on the game: print what happened, or the engine's reason for refusing it."""
-    try:
-        game.apply(text, seat)
-        print(f"done: {text}")
-    except IllegalAction as refused:
-        print(f"refused: {text}\n  rule: {refused.rule}\n  why: {refused.reason}")
 
 
 class Table:

@@ -1,9 +1,9 @@
 """Helpers for the Swap Clops card game's teaching notebook (notebooks/teach/swap_clops_cards.ipynb).
 
-`show` draws a game (or a player's view of it) sized to the screen; `attempt` tries an action and says what
-the engine made of it. `offer_exercise` asks which cards an offering player should put on the table so
-that the active player would take them but could not feed their best set with them; it is answered with
-buttons, judged by the engine, and keeps its solution behind "Show me".
+`show` draws a game (or a player's view of it) sized to the screen. `offer_exercise` asks which cards an
+offering player should put on the table so that the active player would take them but could not feed
+their best set with them; it is answered with buttons, judged by the engine, and keeps its solution
+behind "Show me".
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from IPython.display import display
 
-from cliplab.engine import IllegalAction, State
+from cliplab.engine import IllegalAction
 from cliplab.ui.lesson import ChoiceExercise, Verdict, picture, refusal, tried
 
 from .board import describe
@@ -24,15 +24,6 @@ from .rules import SwapClopsCards, offered_cards
 def show(game: SwapClopsCards) -> None:
     """The table as a picture sized to the screen."""
     display(picture(describe(game)))
-
-
-def attempt(game: State, text: str, player: int | None = None) -> None:
-    """Try an action and say what the engine made of it."""
-    try:
-        game.apply(text, player)
-        print(f"ok: {text}")
-    except IllegalAction as err:
-        print(f"refused ({err.rule}): {err.reason}")
 
 
 def best_set(game: SwapClopsCards) -> int:
