@@ -860,6 +860,7 @@ class TableApp:
         """A hidden summary for tests: which redraw this is, and what the page is waiting for."""
         self.seq += 1
         values: dict[str, Any] = {"seq": self.seq, "grid": self.grid.widget.revision, "busy": int(self.paced())}
+        values["controls"] = len(self.panel.children)  # the page has caught up when it shows as many
         if self.table is not None:
             game = self.table.game
             seat = self.acting_seat()
@@ -905,6 +906,8 @@ class TableApp:
         reveals = table.reveal_at
         before = table.game.clone()
         table.act(action, seat)
+        if self.private_seat != seat:
+            self.private_seat = None  # this person has the screen now: whoever had it before must hand over again
         self.score_notes = []
         self._note_scores(before, [seat])
         if table.reveal_at != reveals:

@@ -534,8 +534,8 @@ class TableDriver:
 
     def settled(self, seq: str | None = None, timeout: float = STEP_TIMEOUT_MS) -> dict[str, Any]:
         """The snapshot once the app has redrawn since redraw `seq` (None: any state), its bots are not playing
-        on by themselves, the board shows the last redraw, no control from before is left and two reads
-        agree. The time allowed starts again with every redraw (a long run of bot moves is progress)."""
+        on by themselves, the board and the controls show the last redraw, no control from before is left
+        and two reads agree. The time allowed starts again with every redraw (a long run of bot moves is progress)."""
         seen: list[str] = []
         last_seq = seq
         deadline = time.monotonic() + timeout / 1000
@@ -543,10 +543,14 @@ class TableDriver:
             self.js.check()
             snap = self.snapshot()
             tag = snap["tag"]
-            revision = self.app.evaluate("(app) => app.querySelector('div.cl-grid')?.dataset.revision ?? ''")
+            revision, controls = self.app.evaluate(
+                "(app) => [app.querySelector('div.cl-grid')?.dataset.revision ?? '',"
+                " String(app.querySelector('.tb-panel')?.children.length ?? '')]"
+            )
             now = json.dumps(snap, sort_keys=True)
             stale = self.app.locator("[data-tb-stale]").count()
-            quiet = tag.get("busy") == "0" and revision == tag.get("grid") and not stale
+            drawn = revision == tag.get("grid") and controls == tag.get("controls")
+            quiet = tag.get("busy") == "0" and drawn and not stale
             if quiet and tag.get("seq") != seq and seen and seen[-1] == now:
                 return snap
             seen.append(now)

@@ -9,16 +9,15 @@
 
 from __future__ import annotations
 
-import base64
-import json
 import re
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Locator, Page
+from conftest import TableDriver
+from playwright.sync_api import Page
 
-from cliplab.engine import Action, from_json
+from cliplab.engine import Action
 from cliplab.games.swap_clops_cards.board import TABLE_FIXED, table_cards
 from cliplab.games.swap_clops_cards.bots import HeuristicBot
 from cliplab.games.swap_clops_cards.rules import (
@@ -38,8 +37,6 @@ pytestmark = pytest.mark.browser
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOK = REPO_ROOT / "notebooks" / "dashboards" / "swap_clops_cards.ipynb"
-KERNEL_TIMEOUT_MS = 90_000
-STEP_TIMEOUT_MS = 20_000
 SEED = 4
 
 SNAPSHOT = """(app) => {
@@ -63,86 +60,26 @@ SNAPSHOT = """(app) => {
 }"""
 
 
-class Dashboard:
+class Dashboard(TableDriver):
+    """The card game's dashboard, driven by the people's clicks (the bots play on by themselves)."""
+
     def __init__(self, page: Page, js: Any, artifacts: Path) -> None:
-        self.page, self.js, self.artifacts = page, js, artifacts
-        self.app = page.locator(".tb-app")
+        super().__init__(page, js, artifacts, "swap_clops_cards", "scc", SNAPSHOT)
 
     def open(self, url: str) -> None:
         self.page.set_viewport_size({"width": 1280, "height": 720})
-        self.page.goto(url, wait_until="commit", timeout=KERNEL_TIMEOUT_MS)
-        self.js.wait_for(self.page.locator(".tb-start"), timeout=KERNEL_TIMEOUT_MS)
-
-    def snapshot(self) -> dict[str, Any]:
-        return self.app.evaluate(SNAPSHOT)
-
-    def fail(self, why: str) -> None:
-        shot = self.artifacts / "swap_clops_cards-stuck.png"
-        self.page.screenshot(path=str(shot), full_page=True)
-        snap = self.snapshot()
-        pytest.fail(f"{why}\n  status: {snap['status']!r}\n  message: {snap['message']!r}\n  screenshot: {shot}")
-
-    def settled(self, before: str | None) -> dict[str, Any]:
-        """The snapshot once it differs from `before`, no stale control is left and two reads agree."""
-        seen: list[str] = []
-        deadline = self.page.evaluate("Date.now()") + STEP_TIMEOUT_MS
-        while True:
-            now = json.dumps(self.snapshot(), sort_keys=True)
-            stale = self.page.locator("[data-scc-stale]").count()
-            if now != before and not stale and seen and seen[-1] == now:
-                return json.loads(now)
-            seen.append(now)
-            self.js.check()
-            if self.page.evaluate("Date.now()") > deadline:
-                self.fail("the dashboard did not answer")
-            self.page.wait_for_timeout(80)
-
-    def click(self, target: Locator) -> dict[str, Any]:
-        before = json.dumps(self.snapshot(), sort_keys=True)
-        self.app.evaluate(
-            """(app) => app.querySelectorAll('button').forEach((b) => {
-                 const own = (c) => /^(scc|tb)-/.test(c) && !['tb-undo', 'tb-load', 'tb-new'].includes(c);
-                 if ([...b.classList].some(own))
-                   b.setAttribute('data-scc-stale', '1');
-               })"""
-        )
-        target.click()
-        return self.settled(before)
-
-    def button(self, css: str) -> Locator:
-        return self.app.locator(f"button.{css}")
-
-    def cell(self, board: str, row: int, col: int) -> Locator:
-        return self.app.locator(f".cl-board[data-board='{board}'] g[data-kind='cell'][data-r='{row}'][data-c='{col}']")
+        super().open(url)
 
     def game(self) -> SwapClopsCards:
-        href = self.app.locator("a.tb-save").get_attribute("href") or ""
-        game = from_json(base64.b64decode(href.split(",", 1)[1]).decode())
+        game = self.saved_game()
         assert isinstance(game, SwapClopsCards)
         return game
 
-    def saved_game(self) -> SwapClopsCards | None:
-        """The game from the save link, or None while the table offers no save (a private view on screen)."""
-        return self.game() if self.app.locator("a.tb-save").count() else None
-
-    def start(self, seats: list[str]) -> dict[str, Any]:
-        count = self.app.locator(".tb-players-count input")
-        count.fill(str(len(seats)))
-        count.press("Tab")
-        for seat, kind in enumerate(seats):
-            label = kind if kind == "person" else f"{kind} bot"
-            self.app.locator(f".tb-seat-{seat} select").select_option(label=label)
-        seed_box = self.app.locator(".tb-seed input")
-        seed_box.fill(str(SEED))
-        seed_box.press("Tab")
-        return self.click(self.button("tb-start"))
-
     def common_step(self, snap: dict[str, Any]) -> dict[str, Any] | None:
-        """Press whatever the table itself asks for (a hand-over, the reveal, a bot's step), if anything."""
-        for css in ("tb-ready", "tb-continue", "tb-bot-step"):
-            if css in snap["buttons"]:
-                return self.click(self.button(css))
-        return None
+        """Take the screen at a hand-over, if the table asks for it (never for the bots or a reveal)."""
+        asked = {"tb-continue", "tb-bot-step"} & set(snap["buttons"])
+        assert not asked, f"a person is asked to click for the bots: {asked}"
+        return self.click(self.button("tb-ready")) if "tb-ready" in snap["buttons"] else None
 
     def act(self, game: SwapClopsCards, seat: int, action: Action) -> dict[str, Any]:
         """Carry out a person's action by clicks on the cards and sets (and the step's buttons)."""
@@ -181,12 +118,13 @@ def test_a_seeded_three_player_game_played_by_clicks_ends_as_the_engine_says(
 ) -> None:
     dash = Dashboard(page, js_errors, artifacts_dir)
     dash.open(dashboard_url)
-    snap = dash.start(["person", "heuristic", "heuristic"])
+    snap = dash.start(["person", "heuristic", "heuristic"], SEED)
     person: list[str] = []
     shot = False
     for _ in range(1500):
         if snap["result"]:
             break
+        assert "tb-ready" not in snap["buttons"], "one person at the table is never asked to pass the screen"
         asked = dash.common_step(snap)
         if asked is not None:
             snap = asked
@@ -209,7 +147,7 @@ def test_a_seeded_three_player_game_played_by_clicks_ends_as_the_engine_says(
         person.append(str(action))
         snap = dash.act(game, 0, action)
         assert not snap["message"].startswith("player 0"), f"{action} was refused: {snap['message']}"
-        assert len(dash.game().log) > len(game.log), f"{action} by clicks changed nothing"
+        assert int(snap["log"]) > len(game.log), f"{action} by clicks changed nothing"
     else:
         dash.fail("the game did not end within 1500 steps")
     game = dash.game()
@@ -228,7 +166,7 @@ def test_hot_seat_no_hand_shows_but_the_one_of_the_person_holding_the_screen(
 ) -> None:
     dash = Dashboard(page, js_errors, artifacts_dir)
     dash.open(dashboard_url)
-    snap = dash.start(["person", "person", "heuristic"])
+    snap = dash.start(["person", "person", "heuristic"], SEED)
     handovers = seen_own = 0
     following: SwapClopsCards | None = None
     for step in range(160):

@@ -209,3 +209,26 @@ def test_the_end_screen_says_why_the_winner_won() -> None:
     outcome = app.game.outcome()
     assert outcome is not None and len(outcome.winners) == 1
     assert "tb-why" in app.status.value and "was ahead of" in app.status.value
+
+
+def test_after_another_person_acted_a_secret_decision_needs_the_screen_passed_again() -> None:
+    app, clock = paced_app("click_crack", ["person", "person"], seed=2)
+    rng = random.Random(5)
+    holder = None  # the person known to hold the screen: given it at a hand-over, and since then alone acting
+    secret_decisions = 0
+    while not app.game.is_over():
+        if clock.pending:
+            clock.tick()
+        elif (seat := app.handover_to()) is not None:
+            app.ready(seat)
+            holder = seat
+        else:
+            seat = app.acting_seat()
+            assert seat is not None
+            if app.table is not None and app.table.decides_in_secret(seat):
+                assert holder == seat, f"Player {seat} decides in secret on a screen last held by {holder}"
+                secret_decisions += 1
+            elif holder != seat:
+                holder = None  # a public decision: whoever sat there, the screen is no one's private view
+            app.act(rng.choice(app.game.legal_actions(seat)))
+    assert secret_decisions >= 4
