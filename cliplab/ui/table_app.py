@@ -754,8 +754,8 @@ class TableApp:
             for name, value in rows
         )
         self.panel.children = [
-            w.HTML(f"<table class='tb-breakdown' style='width:100%'>{body}</table>"),
             *self.picture.end_controls(self.screen_view(), self.view_seat),
+            w.HTML(f"<table class='tb-breakdown' style='width:100%'>{body}</table>"),
             button("New game", "tb-again", self.show_setup, "primary"),
         ]
 
