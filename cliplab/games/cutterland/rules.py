@@ -308,10 +308,15 @@ def piece_cells(labels: Sequence[int], piece: int) -> list[Cell]:
     return [divmod(i, CARD_COLS) for i, label in enumerate(labels) if label == piece]
 
 
-@lru_cache(maxsize=16384)
+@cache
+def _cells_of_piece(labels: tuple[int, ...], piece: int) -> tuple[Cell, ...]:
+    """`piece_cells` of a legal cut (a few thousand cuts in all, so each is worked out once)."""
+    return tuple(piece_cells(labels, piece))
+
+
 def _printed_piece(card_number: int, labels: tuple[int, ...], piece: int) -> tuple[tuple[Cell, str], ...]:
-    printed = card(card_number)
-    return tuple(((r, c), printed.code(r, c)) for r, c in piece_cells(labels, piece))
+    printed = card(card_number).cells
+    return tuple((cell, printed[cell[0]][cell[1]]) for cell in _cells_of_piece(labels, piece))
 
 
 def cut_problem(labels: Sequence[int], pieces: int) -> str | None:
@@ -339,15 +344,16 @@ def turned(cells: Iterable[tuple[Cell, str]], turns: int) -> list[tuple[Cell, st
     return list(_turned_piece(tuple(cells), turns % 4))
 
 
-@lru_cache(maxsize=4096)
 def _turned_piece(cells: tuple[tuple[Cell, str], ...], turns: int) -> tuple[tuple[Cell, str], ...]:
-    codes = dict(cells)
-    moved = orient(codes, Transform(turns))
-    return tuple(sorted((moved[cell], code) for cell, code in codes.items()))
+    # Where each cell goes depends on the shape alone (a few thousand of them, each turned once); the codes
+    # ride along, so pieces of the same shape on different cards share the turning.
+    moved = _turned_shape(tuple(cell for cell, _ in cells), turns)
+    return tuple(sorted(zip(moved, (code for _, code in cells), strict=True)))
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=16384)
 def _turned_shape(cells: tuple[Cell, ...], turns: int) -> tuple[Cell, ...]:
+    """Where each of `cells` goes when the shape is turned `turns` quarter turns clockwise (bounding box at 0,0)."""
     return tuple(orient(cells, Transform(turns)).values())
 
 
