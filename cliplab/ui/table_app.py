@@ -52,6 +52,8 @@ Optional (each has a plain default):
   returned None), a note shown on the board beside the place clicked (why a half-made choice is not
   legal yet, say); None shows none.
 - `tag(view, seat) -> dict`: extra values on the hidden page tag that browser tests wait on.
+- `end_controls(view, seat) -> list`: widgets shown with the result once the game is over (a replay of
+  how it ended, say); they may redraw the board with `self.app.grid.show(...)`.
 - `own_boards`: True when each seat has its own board (the app then offers "Show Player N" buttons).
 - `secret_words`: how the log names a decision still secret ("set their tiles in secret").
 
@@ -251,6 +253,9 @@ class Picture:
 
     def tag(self, view: State, seat: int) -> dict[str, Any]:
         return {}
+
+    def end_controls(self, view: State, seat: int) -> list[w.Widget]:
+        return []
 
 
 def option_widget(option: Option) -> w.Widget:
@@ -1017,6 +1022,7 @@ class TableApp:
             for name, value in rows
         )
         self.panel.children = [
+            *self.picture.end_controls(self.screen_view(), self.view_seat),
             w.HTML(f"<table class='tb-breakdown' style='width:100%'>{body}</table>"),
             button("New game", "tb-again", self.show_setup, "primary"),
         ]

@@ -34,6 +34,7 @@ from cliplab.games.cutterland.rules import (
     pieces_cut_by,
 )
 from cliplab.grid import edge_between, segment_points
+from cliplab.ui.svg import UNIT
 
 pytestmark = pytest.mark.browser
 
@@ -273,3 +274,90 @@ def test_a_seeded_three_player_game_played_by_clicks_ends_as_the_engine_says(
     assert dash.ghosts_seen, "hovering a lit cell showed the piece's ghost at least once"
     assert dash.pieces_checked and dash.notes_checked, "cut lines were clicked and a not-yet-legal cut explained"
     dash.page.screenshot(path=str(artifacts_dir / "cutterland-end.png"))
+
+
+HUNT_ON_SCREEN = """(app) => {
+  const board = app.querySelector('.cl-board');
+  const marks = (style) => [...board.querySelectorAll(`rect.cl-mark-${style}`)]
+    .map((r) => [Math.floor(+r.getAttribute('y') / UNIT), Math.floor(+r.getAttribute('x') / UNIT)]);
+  return {board: board.dataset.board, hunter: marks('last'), prey: marks('fresh'), lit: marks('target'),
+          status: app.querySelector('.cl-status')?.textContent ?? '',
+          words: app.querySelector('.ct-hunt-step')?.innerText.trim() ?? '',
+          revision: app.querySelector('.cl-grid')?.getAttribute('data-revision') ?? ''};
+}""".replace("UNIT", str(UNIT))
+
+
+def test_the_hunt_plays_on_the_board_step_by_step_as_the_engine_recorded_it(
+    page: Page, js_errors: Any, artifacts_dir: Path, dashboard_url: str
+) -> None:
+    page.set_viewport_size({"width": 1280, "height": 720})
+    dash = Dashboard(page, js_errors, artifacts_dir)
+    dash.open(dashboard_url)
+    for seat in range(3):
+        dash.app.locator(f".tb-seat-{seat} select").select_option(label="heuristic bot")
+    seed_box = dash.app.locator(".tb-seed input")
+    seed_box.fill(str(SEED))
+    seed_box.press("Tab")
+    dash.click(dash.app.locator("button.tb-start"))
+    snap = dash.click(dash.button("tb-run-bots"))
+    assert snap["result"], "the bots played the game to its end"
+    game = dash.game()
+    steps = game.hunt_steps()
+    assert len(steps) >= 2, "seed 3's hunt has several steps"
+    js_errors.wait_for(dash.app.locator(".ct-hunt-player"), timeout=STEP_TIMEOUT_MS)
+
+    def hunt_shown(before: str) -> dict[str, Any]:
+        deadline = page.evaluate("Date.now()") + STEP_TIMEOUT_MS
+        while True:
+            shown = dash.app.evaluate(HUNT_ON_SCREEN)
+            if shown["revision"] != before and shown["words"].startswith("Step"):
+                return shown
+            js_errors.check()
+            if page.evaluate("Date.now()") > deadline:
+                dash.fail("the hunt's next step did not appear")
+            page.wait_for_timeout(80)
+
+    # Stepping with Next: each step on the board is the engine's, in order.
+    seen = []
+    for number, step in enumerate(steps, start=1):
+        before = dash.app.evaluate(HUNT_ON_SCREEN)["revision"]
+        dash.button("ct-hunt-next").click()
+        shown = hunt_shown(before)
+        shift = window(game, step.seat)
+        assert shown["board"] == f"kingdom-{step.seat}"
+        assert [shift.kingdom_cell(tuple(at)) for at in shown["hunter"]] == [step.hunter]
+        assert sorted(shift.kingdom_cell(tuple(at)) for at in shown["prey"]) == sorted(step.prey)
+        assert sorted(shift.kingdom_cell(tuple(at)) for at in shown["lit"]) == sorted((*step.walled, *step.towered))
+        assert shown["status"].startswith(f"Hunt step {number} of {len(steps)}: Player {step.seat}'s {step.kind}")
+        assert shown["words"].startswith(f"Step {number} of {len(steps)}: Player {step.seat}: the {step.kind} at")
+        seen.append((step.seat, step.kind, step.hunter))
+        if number == 1:
+            page.evaluate("window.scrollTo(0, 0)")
+            page.screenshot(path=str(artifacts_dir / "cutterland-hunt-step.png"))
+    assert seen == [(step.seat, step.kind, step.hunter) for step in steps]
+
+    # Back and Next step either way.
+    last = dash.app.evaluate(HUNT_ON_SCREEN)
+    dash.button("ct-hunt-back").click()
+    assert hunt_shown(last["revision"])["words"].startswith(f"Step {len(steps) - 1} of")
+    before = dash.app.evaluate(HUNT_ON_SCREEN)["revision"]
+    dash.button("ct-hunt-next").click()
+    assert hunt_shown(before)["words"] == last["words"]
+
+    # Play: from the last step it starts again at the end of the game (step 0), then the steps come one
+    # after another by themselves, at a pace a person can follow, until paused.
+    play = dash.app.locator(".ct-hunt-play button").first
+    play.click()
+    shown = hunt_shown(dash.app.evaluate(HUNT_ON_SCREEN)["revision"])
+    assert shown["words"].startswith(f"Step 1 of {len(steps)}")
+    first = page.evaluate("Date.now()")
+    later = hunt_shown(shown["revision"])
+    assert page.evaluate("Date.now()") - first >= 1000, "each step stays on screen long enough to follow"
+    assert later["words"].startswith(f"Step 2 of {len(steps)}")
+    play.click()  # pause
+    page.wait_for_timeout(500)
+    paused = dash.app.evaluate(HUNT_ON_SCREEN)
+    page.wait_for_timeout(2500)
+    assert dash.app.evaluate(HUNT_ON_SCREEN)["words"] == paused["words"], "paused, the hunt stays on its step"
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=str(artifacts_dir / "cutterland-hunt-paused.png"))

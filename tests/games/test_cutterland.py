@@ -6,6 +6,8 @@ letter C D T G F K or "."), "--" where there is no cell; the sketch's top-left c
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from cliplab.engine import IllegalAction, PositionError, from_json, replay, to_json
@@ -52,6 +54,14 @@ def line(game: Cutterland, seat: int, starts: str) -> int:
 def hunted(*kingdoms: list[tuple[int, int, str]], **fields: object) -> Cutterland:
     """A game whose cards are all cut, with these kingdoms (and towers, walls, bridges placed)."""
     return position(max(2, len(kingdoms)), kingdoms=[*kingdoms, *[[]] * (2 - len(kingdoms))], **fields)  # type: ignore[arg-type]
+
+
+def random_game(seed: int) -> Cutterland:
+    rng = random.Random(seed)
+    game = position(3, seed)
+    while not game.is_over():
+        game.apply(rng.choice(game.legal_actions()))
+    return game
 
 
 def cut_game(players: int = 3, cutter: int = 0, hand: int = 1, **options: object) -> Cutterland:
@@ -402,6 +412,45 @@ def test_a_wall_saves_a_goblin_from_its_dragon() -> None:
     assert game.fed[0] == [] and line(game, 0, "goblins") == 2
     eaten = hunted(land("SD SG"))
     assert eaten.fed[0] == [((0, 0), (0, 1))] and line(eaten, 0, "goblins") == 0
+
+
+def test_the_hunt_step_by_step_is_the_games_record_krakens_first_then_each_dragons_meal() -> None:
+    game = hunted(
+        land("WK SG WT", "SG SG --", "WF -- --"),
+        land("MD MC MC"),
+        walls=[[((0, 0), (0, 1))], []],
+        bridges=[[((0, 0), (0, 2)), ((0, 0), (2, 0))], []],
+        towers=[[(1, 1)], []],
+    )
+    assert game.phase == "dragons" and game.to_move() == (1,)
+    assert game.hunt_steps()[-1].kind == "kraken"  # the dragon has not eaten yet
+    game.apply("dragon at 0,0 eats 0,2")
+    kraken, dragon = game.hunt_steps()
+    # The kraken eats over its bridges and at its side; the wall keeps it from one goblin, the tower another.
+    assert (kraken.seat, kraken.hunter, kraken.kind) == (0, (0, 0), "kraken")
+    assert kraken.prey == ((0, 2), (1, 0), (2, 0)) and sorted(kraken.prey) == sorted(game.caught[0])
+    assert kraken.walled == ((0, 1),) and kraken.walls == (((0, 0), (0, 1)),)
+    assert kraken.towered == ((1, 1),)
+    assert kraken.bridges == (((0, 0), (0, 2)), ((0, 0), (2, 0)))
+    assert (dragon.seat, dragon.hunter, dragon.prey) == (1, (0, 0), ((0, 2),))
+    assert [(dragon.hunter, dragon.prey[0])] == game.fed[1]
+
+
+def test_the_hunt_steps_name_each_caught_monster_once_and_every_meal_in_order() -> None:
+    for seed in range(12):
+        game = random_game(seed)
+        steps = game.hunt_steps()
+        for seat in range(game.players):
+            caught = [cell for step in steps if step.seat == seat and step.kind == "kraken" for cell in step.prey]
+            assert sorted(caught) == sorted(game.caught[seat]), seed
+            meals = [(step.hunter, step.prey[0]) for step in steps if step.seat == seat and step.kind == "dragon"]
+            assert meals == game.fed[seat], seed
+        kinds = [step.kind for step in steps]
+        assert kinds == sorted(kinds, key=lambda kind: kind == "dragon"), "krakens hunt before dragons"
+
+
+def test_before_the_hunt_there_are_no_steps() -> None:
+    assert cut_game().hunt_steps() == []
 
 
 # ----- scoring ------------------------------------------------------------------------------------------

@@ -13,6 +13,8 @@ from cliplab.games.cutterland.picture import CutterlandPicture
 from cliplab.games.cutterland.rules import Bridge, Cut, Join, Take, Tower, Wall, pieces_cut_by, position
 from cliplab.grid import segment_points
 from cliplab.ui import Intent
+from cliplab.ui.table import PERSON, HotSeatTable
+from cliplab.ui.table_app import TableApp
 
 
 def land(*rows: str) -> list[tuple[int, int, str]]:
@@ -20,7 +22,7 @@ def land(*rows: str) -> list[tuple[int, int, str]]:
 
 
 def picture() -> CutterlandPicture:
-    return CutterlandPicture(SimpleNamespace(who=lambda seat: f"Player {seat}", refresh=lambda: None))
+    return CutterlandPicture(SimpleNamespace(who=lambda seat: f"Player {seat}", refresh=lambda: None, table=None))
 
 
 def test_the_kingdoms_window_grows_with_it_and_leaves_room_for_a_join() -> None:
@@ -127,3 +129,43 @@ def test_an_illegal_cut_is_explained_beside_the_line_just_clicked() -> None:
     down = Intent("card-1", "segment", *segment_points(((1, 1), (1, 2))))
     shown.click(game, 0, down)
     assert shown.note(game, 0, down) is None  # three pieces: a legal cut, nothing to explain
+
+
+def test_once_the_game_is_over_the_hunt_plays_on_the_board_one_step_at_a_time() -> None:
+    game = position(
+        2,
+        kingdoms=[land("WK SG WT", "SG SG --", "WF -- --"), land("MD MC MC")],
+        walls=[[((0, 0), (0, 1))], []],
+        bridges=[[((0, 0), (0, 2)), ((0, 0), (2, 0))], []],
+        towers=[[(1, 1)], []],
+    )
+    game.apply("dragon at 0,0 eats 0,1")
+    app = TableApp("cutterland", players=2)
+    app.use(HotSeatTable([PERSON, PERSON], game))
+    shown = app.picture
+    assert isinstance(shown, CutterlandPicture)
+    assert shown.hunt_player in app.panel.children and shown.hunt_play.max == 2
+    assert "The hunt took 2 steps" in shown.hunt_words.value
+    kraken, dragon = game.hunt_steps()
+    expected = {
+        1: (kraken, {(0, 2), (1, 0), (2, 0)}, {(0, 1), (1, 1)}, "a wall keeps it from the goblin at 0,1"),
+        2: (dragon, {(0, 1)}, set(), "Player 1: the dragon at 0,0 eats the centaur at 0,1."),
+    }
+    for number, (step, prey, lit, words) in expected.items():
+        shown.show_hunt_step(number)
+        assert shown.hunt_play.value == number
+        board = app.grid.scene.boards[0]
+        assert board.id == f"kingdom-{step.seat}"
+        shift = window(app.game, step.seat)
+        at = {
+            style: {shift.kingdom_cell(m.at) for m in board.marks if m.kind == "cell" and m.style == style}
+            for style in ("last", "fresh", "target")
+        }
+        assert at["last"] == {step.hunter} and at["fresh"] == prey and at["target"] == lit
+        eaten = {shift.kingdom_cell(cell.at) for cell in board.cells if "eaten by" in cell.label}
+        assert eaten == set(step.prey) | ({(0, 2), (1, 0), (2, 0)} if step.seat == 0 else set())
+        assert f"Step {number} of 2" in shown.hunt_words.value and words in shown.hunt_words.value
+    shown.show_hunt_step(9)  # past the end: stays at the last step
+    assert shown.hunt_step == 2
+    shown.show_hunt_step(0)
+    assert app.grid.scene.boards[0].id == "kingdom-0" and "The hunt is over" in app.grid.scene.status

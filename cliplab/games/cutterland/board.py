@@ -9,14 +9,14 @@ for a piece to be joined on any side while one is being joined.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 
 from cliplab.grid import segment_points
 from cliplab.ui.scene import PALETTE, Board, Cell, Edge, Kind, Mark, Preview, Scene
 
 from .content import CARD_COLS, CARD_ROWS, MONSTERS, TERRAINS, TOKENS, card
-from .rules import Cutterland, Pair, piece_cells
+from .rules import Cutterland, HuntStep, Pair, piece_cells
 
 Coord = tuple[int, int]
 FILLS = {"M": "green", "S": "yellow", "W": "sky"}
@@ -93,10 +93,18 @@ def bridge_edges(bridge: Pair, shift: Window) -> list[Edge]:
     return [Edge(a, b, style="bridge") for a, b in sides]
 
 
+def eaten_in(steps: Iterable[HuntStep], seat: int) -> dict[Coord, str]:
+    """The monsters of `seat`'s kingdom eaten in these steps of the hunt, each by whom."""
+    return {
+        prey: "a kraken" if step.kind == "kraken" else f"the dragon at {step.hunter[0]},{step.hunter[1]}"
+        for step in steps
+        if step.seat == seat
+        for prey in step.prey
+    }
+
+
 def eaten_by(game: Cutterland, seat: int) -> dict[Coord, str]:
-    found = {cell: "a kraken" for cell in game.caught[seat]}
-    found.update({prey: f"the dragon at {dragon[0]},{dragon[1]}" for dragon, prey in game.fed[seat]})
-    return found
+    return eaten_in(game.hunt_steps(), seat)
 
 
 def kingdom_board(
@@ -106,10 +114,14 @@ def kingdom_board(
     clickable: tuple[Kind, ...] = (),
     previews: tuple[Preview, ...] = (),
     accepts_pieces: bool = False,
+    eaten: Mapping[Coord, str] | None = None,
 ) -> Board:
+    """`seat`'s kingdom; the monsters eaten are crossed out (`eaten`, each by whom: by default, all that the
+    hunt has eaten so far)."""
     shift = window(game, seat)
     kingdom = game.kingdoms[seat]
-    eaten = eaten_by(game, seat)
+    if eaten is None:
+        eaten = eaten_by(game, seat)
     cells = []
     for r in range(shift.rows):
         for c in range(shift.cols):

@@ -10,6 +10,9 @@
 - Tokens: click a cell with a monster for a tower, the line between two cells for a wall; for a bridge
   click one end, then a lit cell two steps away. "Keep the rest" keeps the tokens left (1 point each).
 - Dragons: the hungry dragon is ringed; click the monster it eats.
+- The hunt, once the game is over: played on the board step by step from the game's record of it, one
+  kraken's catch or dragon's meal at a time (the hunter ringed, its prey flashing, the walls, bridges and
+  towers that changed its hunt lit), with play and pause, Back and Next.
 """
 
 from __future__ import annotations
@@ -27,8 +30,10 @@ from cliplab.ui.scene import Board, Piece
 from cliplab.ui.table_app import Picture, button
 
 from .board import (
+    bridge_edges,
     card_board,
     describe,
+    eaten_in,
     kingdom_board,
     land_cell,
     status_line,
@@ -43,7 +48,9 @@ from .rules import (
     Cutterland,
     Deal,
     Feed,
+    HuntStep,
     Join,
+    Kingdom,
     Pair,
     Take,
     Tower,
@@ -57,6 +64,36 @@ from .rules import (
 )
 
 MOST_PIECES = 9  # a cut names its pieces with the digits 1-9
+HUNT_PACE_MS = 2000  # how long each step of the hunt stays on screen while it plays: time to read its line
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def step_words(step: HuntStep, kingdom: Kingdom, name: str) -> str:
+    """One step of the hunt in words: who eats whom, and what a wall, a bridge or a tower changed."""
+
+    def listed(cells: tuple[tuple[int, int], ...]) -> str:
+        return ", ".join(f"the {MONSTERS[kingdom.monster(cell)]} at {cell[0]},{cell[1]}" for cell in cells)
+
+    at = f"{step.hunter[0]},{step.hunter[1]}"
+    if step.kind == "dragon":
+        words = f"{name}: the dragon at {at} eats {listed(step.prey)}"
+        if step.walls:
+            words += f"; {_plural(len(step.walls), 'wall')} on its region's edge keep land beyond out of its reach"
+        if step.bridges:
+            words += f"; its region reaches over {_plural(len(step.bridges), 'bridge')}"
+        return words + "."
+    words = f"{name}: the kraken at {at} " + (f"eats {listed(step.prey)}" if step.prey else "eats nothing")
+    over = tuple(end for bridge in step.bridges for end in bridge if end != step.hunter)
+    if over:
+        words += f"; a bridge brings it {listed(over)}"
+    if step.walled:
+        words += f"; {'a wall keeps' if len(step.walls) == 1 else 'walls keep'} it from {listed(step.walled)}"
+    if step.towered:
+        words += f"; {'a tower saves' if len(step.towered) == 1 else 'towers save'} {listed(step.towered)}"
+    return words + "."
 
 
 def _game(view: State) -> Cutterland:
@@ -79,9 +116,34 @@ class CutterlandPicture(Picture):
 
     def __init__(self, app: Any) -> None:
         super().__init__(app)
+        self.hunt_step = 0
         self.reset()
+        # The hunt's player is made once: the timer of its play button must outlive the redraws it causes.
+        self.hunt_play = w.Play(min=0, max=0, interval=HUNT_PACE_MS, show_repeat=False, description="Hunt")
+        self.hunt_play.add_class("ct-hunt-play")
+        self.hunt_play.observe(lambda change: self.show_hunt_step(change["new"]), names="value")
+        self.hunt_words = w.HTML()
+        self.hunt_words.add_class("ct-hunt-step")
+        self.hunt_player = w.VBox(
+            [
+                w.HTML("<b>Watch the hunt</b> (play, pause, or step with Back and Next)"),
+                w.HBox(
+                    [
+                        self.hunt_play,
+                        button("Back", "ct-hunt-back", lambda: self.show_hunt_step(self.hunt_step - 1)),
+                        button("Next", "ct-hunt-next", lambda: self.show_hunt_step(self.hunt_step + 1)),
+                    ],
+                    layout=w.Layout(flex_flow="row wrap", align_items="center"),
+                ),
+                self.hunt_words,
+            ]
+        )
+        self.hunt_player.add_class("ct-hunt-player")
 
     def reset(self) -> None:
+        table = self.app.table
+        if table is None or not table.game.is_over():
+            self.hunt_step = 0  # the step of the hunt on the board once the game is over (0: its end)
         self.cuts: dict[int, set[Pair]] = {}  # card number -> the segments cut so far
         self.card = 0  # the card last cut at
         self.turns = 0  # how the held piece is turned for clicks on the kingdom
@@ -109,9 +171,56 @@ class CutterlandPicture(Picture):
             kingdom = self._kingdom_for_tokens(game, seat)
         elif phase == "dragons" and acting:
             kingdom = self._kingdom_to_feed(game, seat)
+        steps = game.hunt_steps() if phase == "over" else []
+        if 0 < self.hunt_step <= len(steps):
+            return self._hunt_scene(game, steps)
         boards.append(kingdom or kingdom_board(game, seat))
         status = self._status(game, seat) if acting else status_line(game)
         return Scene(tuple(boards), pieces, title="Cutterland", status=status, tray_label="Your piece")
+
+    def _hunt_scene(self, game: Cutterland, steps: list[HuntStep]) -> Scene:
+        """The kingdom of the hunt's step `hunt_step` as it stands after that step: its hunter ringed, its
+        prey flashing, the monsters a wall or a tower kept from it and the walls and bridges that mattered lit."""
+        step = steps[self.hunt_step - 1]
+        shift = window(game, step.seat)
+        marks = [Mark("cell", shift.board_cell(step.hunter), style="last")]
+        marks += [Mark("cell", shift.board_cell(cell), style="fresh") for cell in step.prey]
+        marks += [Mark("cell", shift.board_cell(cell)) for cell in (*step.walled, *step.towered)]
+        marks += [Mark("segment", *segment_points((shift.board_cell(a), shift.board_cell(b)))) for a, b in step.walls]
+        marks += [Mark("segment", edge.a, edge.b) for bridge in step.bridges for edge in bridge_edges(bridge, shift)]
+        eaten = eaten_in(steps[: self.hunt_step], step.seat)
+        board = kingdom_board(game, step.seat, marks, eaten=eaten)
+        status = f"Hunt step {self.hunt_step} of {len(steps)}: {self.app.who(step.seat)}'s {step.kind}"
+        return Scene((board,), title="Cutterland", status=status)
+
+    def show_hunt_step(self, number: int) -> None:
+        """Put step `number` of the hunt on the board (0: the end of the game, everything eaten)."""
+        view = self.app.screen_view()
+        steps = _game(view).hunt_steps()
+        number = max(0, min(number, len(steps)))
+        self.hunt_step = number
+        if self.hunt_play.value != number:
+            self.hunt_play.value = number  # its observer comes back here to draw
+            return
+        self.hunt_words.value = self._hunt_step_words(_game(view), steps)
+        self.app.grid.show(self.scene(view, self.app.view_seat, False))
+
+    def _hunt_step_words(self, game: Cutterland, steps: list[HuntStep]) -> str:
+        if not steps:
+            return "Nobody was eaten."
+        if self.hunt_step == 0:
+            return html.escape(f"The hunt took {_plural(len(steps), 'step')}: press play, or Next, to watch it.")
+        step = steps[self.hunt_step - 1]
+        words = step_words(step, game.kingdom(step.seat), self.app.who(step.seat))
+        return f"Step {self.hunt_step} of {len(steps)}: {html.escape(words)}"
+
+    def end_controls(self, view: State, seat: int) -> list[w.Widget]:
+        game = _game(view)
+        steps = game.hunt_steps()
+        self.hunt_play.max = len(steps)
+        self.hunt_play.value = min(self.hunt_step, len(steps))
+        self.hunt_words.value = self._hunt_step_words(game, steps)
+        return [self.hunt_player]
 
     def _hand_card(self, game: Cutterland, number: int) -> Board:
         cuts = self.cuts.get(number, set())
@@ -357,21 +466,8 @@ class CutterlandPicture(Picture):
         return f"{hunt}<div class='ct-scores'><b>Scores, line by line{when}</b>{''.join(rows)}</div>"
 
     def _hunt_words(self, game: Cutterland) -> str:
-        """The hunt in order, kingdom by kingdom: each kraken's catch, then each dragon's meal."""
-        steps = []
-        for who in range(game.players):
-            kingdom = game.kingdom(who)
-            caught = set(game.caught[who])
-            for kraken in sorted(cell for cell, code in kingdom.cells.items() if code[1] == "K"):
-                catch = [cell for cell in kingdom.kraken_reach(kraken) if cell in caught]
-                if catch:
-                    meal = ", ".join(f"the {MONSTERS[kingdom.monster(cell)]} at {cell[0]},{cell[1]}" for cell in catch)
-                    steps.append(f"{self.app.who(who)}: the kraken at {kraken[0]},{kraken[1]} eats {meal}")
-            for dragon, prey in game.fed[who]:
-                what = MONSTERS[kingdom.monster(prey)]
-                steps.append(
-                    f"{self.app.who(who)}: the dragon at {dragon[0]},{dragon[1]} eats the {what} at {prey[0]},{prey[1]}"
-                )
+        """The hunt in order, step by step, in words."""
+        steps = [step_words(step, game.kingdom(step.seat), self.app.who(step.seat)) for step in game.hunt_steps()]
         items = "".join(f"<li>{html.escape(step)}</li>" for step in steps) or "<li>nobody is eaten</li>"
         return f"<div class='ct-hunt'><b>The hunt, step by step</b><ol>{items}</ol></div>"
 

@@ -308,10 +308,15 @@ def piece_cells(labels: Sequence[int], piece: int) -> list[Cell]:
     return [divmod(i, CARD_COLS) for i, label in enumerate(labels) if label == piece]
 
 
-@lru_cache(maxsize=16384)
+@cache
+def _cells_of_piece(labels: tuple[int, ...], piece: int) -> tuple[Cell, ...]:
+    """`piece_cells` of a legal cut (a few thousand cuts in all, so each is worked out once)."""
+    return tuple(piece_cells(labels, piece))
+
+
 def _printed_piece(card_number: int, labels: tuple[int, ...], piece: int) -> tuple[tuple[Cell, str], ...]:
-    printed = card(card_number)
-    return tuple(((r, c), printed.code(r, c)) for r, c in piece_cells(labels, piece))
+    printed = card(card_number).cells
+    return tuple((cell, printed[cell[0]][cell[1]]) for cell in _cells_of_piece(labels, piece))
 
 
 def cut_problem(labels: Sequence[int], pieces: int) -> str | None:
@@ -339,15 +344,16 @@ def turned(cells: Iterable[tuple[Cell, str]], turns: int) -> list[tuple[Cell, st
     return list(_turned_piece(tuple(cells), turns % 4))
 
 
-@lru_cache(maxsize=4096)
 def _turned_piece(cells: tuple[tuple[Cell, str], ...], turns: int) -> tuple[tuple[Cell, str], ...]:
-    codes = dict(cells)
-    moved = orient(codes, Transform(turns))
-    return tuple(sorted((moved[cell], code) for cell, code in codes.items()))
+    # Where each cell goes depends on the shape alone (a few thousand of them, each turned once); the codes
+    # ride along, so pieces of the same shape on different cards share the turning.
+    moved = _turned_shape(tuple(cell for cell, _ in cells), turns)
+    return tuple(sorted(zip(moved, (code for _, code in cells), strict=True)))
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=16384)
 def _turned_shape(cells: tuple[Cell, ...], turns: int) -> tuple[Cell, ...]:
+    """Where each of `cells` goes when the shape is turned `turns` quarter turns clockwise (bounding box at 0,0)."""
     return tuple(orient(cells, Transform(turns)).values())
 
 
@@ -556,6 +562,66 @@ def _regions_of(
                 todo.append(near)
         found.append(tuple(sorted(region)))
     return tuple(found)
+
+
+@dataclass(frozen=True)
+class HuntStep:
+    """One step of a kingdom's hunt as the game recorded it: a kraken's catch or a dragon's meal.
+
+    `prey` are the monsters eaten at this step (a monster two krakens reach is the first one's, in reading
+    order). For a kraken, `walled` are the monsters next to it that walls keep it from, `towered` the ones in
+    its reach that towers save, `walls` the walls that stop it and `bridges` the bridges it eats over. For a
+    dragon, `walls` are the walls on its region's edge between cells of one terrain (each splits a region
+    it would otherwise hunt in) and `bridges` the bridges inside its region."""
+
+    seat: int
+    hunter: Cell
+    kind: str  # "kraken" or "dragon"
+    prey: tuple[Cell, ...]
+    walled: tuple[Cell, ...] = ()
+    towered: tuple[Cell, ...] = ()
+    walls: tuple[Pair, ...] = ()
+    bridges: tuple[Pair, ...] = ()
+
+
+def kraken_steps(seat: int, kingdom: Kingdom, caught: Collection[Cell]) -> list[HuntStep]:
+    """The krakens' part of the hunt (`caught`: the catch the game recorded), a step per kraken that eats
+    or is kept from a monster, krakens in reading order."""
+    steps = []
+    shown: set[Cell] = set()
+    for kraken in sorted(cell for cell, code in kingdom.cells.items() if code[1] == "K"):
+        reach = kingdom.kraken_reach(kraken)
+        prey = tuple(cell for cell in reach if cell in caught and cell not in shown)
+        shown.update(prey)
+        towered = tuple(cell for cell in reach if cell in kingdom.towers and kingdom.monster(cell) not in ("", "K"))
+        r, c = kraken
+        walled, walls = [], []
+        for near in sorted((r + dr, c + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc):
+            if near in reach or near not in kingdom.cells or kingdom.monster(near) in ("", "K"):
+                continue
+            walled.append(near)
+            middles = [near] if near[0] == r or near[1] == c else [(near[0], c), (r, near[1])]
+            for middle in middles:
+                for wall in (pair(kraken, middle), pair(middle, near)):
+                    if wall in kingdom.walls and wall not in walls:
+                        walls.append(wall)
+        bridges = tuple(sorted(b for b in kingdom.bridges if kraken in b and (b[0] in prey or b[1] in prey)))
+        if prey or walled or towered:
+            steps.append(HuntStep(seat, kraken, "kraken", prey, tuple(walled), towered, tuple(walls), bridges))
+    return steps
+
+
+def dragon_step(seat: int, kingdom: Kingdom, dragon: Cell, prey: Cell) -> HuntStep:
+    region = set(kingdom.region_of(dragon))
+    walls = tuple(
+        sorted(
+            (a, b)
+            for a, b in kingdom.walls
+            if (a in region) != (b in region) and kingdom.terrain(a) == kingdom.terrain(b)
+        )
+    )
+    bridges = tuple(sorted(b for b in kingdom.bridges if b[0] in region))
+    return HuntStep(seat, dragon, "dragon", (prey,), walls=walls, bridges=bridges)
 
 
 SCORE_LINES = (
@@ -900,6 +966,18 @@ class Cutterland(State):
 
     # ----- scores and the end ---------------------------------------------------------------------
 
+    def hunt_steps(self) -> list[HuntStep]:
+        """The hunt so far, step by step, read from the game's record of it (the krakens' catch and the
+        dragons' meals): every kingdom's krakens at once, then the dragons kingdom by kingdom in the order
+        they ate. Empty before the hunt."""
+        if self.phase not in ("dragons", "over"):
+            return []
+        kingdoms = [self.kingdom(seat) for seat in range(self.players)]
+        steps = [step for seat in range(self.players) for step in kraken_steps(seat, kingdoms[seat], self.caught[seat])]
+        for seat in range(self.players):
+            steps += [dragon_step(seat, kingdoms[seat], dragon, prey) for dragon, prey in self.fed[seat]]
+        return steps
+
     def kept(self, seat: int) -> int:
         return sum(self.tokens[seat].values())
 
@@ -1171,6 +1249,7 @@ __all__ = [
     "Cutterland",
     "Deal",
     "Feed",
+    "HuntStep",
     "Join",
     "Keep",
     "Kingdom",
