@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
+from types import SimpleNamespace
 
 from cliplab.engine import new_game
 from cliplab.games.click_crack.board import describe as click_crack_describe
@@ -12,6 +13,9 @@ from cliplab.games.click_crack.picture import CLICKABLE, click_action, click_pre
 from cliplab.games.click_crack.rules import ClickCrack, position
 from cliplab.games.clipcut_parks.board import cuts_from, describe, start_points, status_line
 from cliplab.games.clipcut_parks.rules import ClipCutParks
+from cliplab.games.paper_world.picture import PaperWorldPicture
+from cliplab.games.swap_clops.picture import SwapClopsPicture
+from cliplab.games.swap_clops_cards.picture import SwapClopsCardsPicture
 from cliplab.grid import segment_points
 from cliplab.ui import Board, Cell, Edge, Intent, Mark, Scene, render
 from cliplab.ui.scene import Preview
@@ -191,17 +195,35 @@ def test_the_status_warns_when_a_solo_round_is_the_last() -> None:
     assert status_line(ended, 0).startswith("\u26a0 Last round")
 
 
-def test_click_targets_of_both_games_are_at_least_24_pixels_at_their_own_scale() -> None:
+def target_sizes(scene: Scene) -> list[float]:
+    """Each click target's smaller side in pixels at the scene's own scale: hit circles and strips, and the
+    cells of boards that take clicks on cells (a cell is its own target)."""
+    sizes = []
+    for board in parse(scene).iter(f"{SVG}g"):
+        if board.get("class") != "cl-board":
+            continue
+        for found in board.iter():
+            if found.get("class") == "cl-hit" and found.get("data-kind") == "point":
+                sizes.append(2 * float(found.get("r") or 0))
+            elif found.get("class") == "cl-hit":
+                sizes.append(min(float(found.get("width") or 0), float(found.get("height") or 0)))
+            elif found.get("data-kind") == "cell" and "cell" in (board.get("data-clickable") or "").split():
+                square = next(found.iter(f"{SVG}rect"))
+                sizes.append(min(float(square.get("width") or 0), float(square.get("height") or 0)))
+    return [size * scene.zoom for size in sizes]
+
+
+def test_click_targets_of_every_grid_game_are_at_least_24_pixels_at_their_own_scale() -> None:
     floe = click_crack_describe(PUSH, clickable=("point", "segment"))
     sheet = describe(new_game("clipcut_parks", players=1, seed=4), 0, interactive=True)  # type: ignore[arg-type]
-    for scene in (floe, sheet):
-        hits = [e for e in parse(scene).iter() if e.get("class") == "cl-hit"]
-        assert hits
-        for hit in hits:
-            if hit.get("data-kind") == "point":
-                assert 2 * float(hit.get("r") or 0) * scene.zoom >= 24
-            else:
-                assert min(float(hit.get("width") or 0), float(hit.get("height") or 0)) * scene.zoom >= 24
+    table = SimpleNamespace(who=lambda seat: f"Player {seat}")  # all a picture asks of the table app here
+    pictures = [("swap_clops", SwapClopsPicture), ("paper_world", PaperWorldPicture)]
+    pictures += [("swap_clops_cards", SwapClopsCardsPicture)]
+    acting = [picture(table).scene(new_game(game, players=4, seed=1), 0, True) for game, picture in pictures]
+    for scene in (floe, sheet, *acting):
+        sizes = target_sizes(scene)
+        assert sizes, f"{scene.title}: no click targets"
+        assert min(sizes) >= 24, f"{scene.title}: a target {min(sizes):.0f} pixels across"
     # Between the point targets at its ends, a line of the floe keeps 24 pixels of its own.
     point = next(e for e in parse(floe).iter() if e.get("data-kind") == "point")
     assert (UNIT - 2 * float(point.get("r") or 0)) * floe.zoom >= 24

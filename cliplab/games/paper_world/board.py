@@ -18,6 +18,8 @@ FILL = {"yellow": "yellow", "blue": "blue", "green": "green", "black": "black"}
 WINDOW = 5
 OFFSET = 2  # landscape (0, 0) is drawn at cell (2, 2)
 SCISSORS_GLYPH = "scissors"
+# 34-pixel cards: four players' landscapes and a hand over its limit fit 1280x720 beside the table.
+SCALE = 0.85
 
 
 def card_cell(at: tuple[int, int], number: int, words: str, emphasis: bool = False) -> Cell:
@@ -95,4 +97,4 @@ def describe(game: PaperWorld) -> Scene:
     """The whole table as a still picture: centre and every landscape, scores in the status line."""
     boards = (centre_board(game), *(landscape_board(game, seat) for seat in range(game.players)))
     scores = ", ".join(f"player {seat}: {game.score(seat)}" for seat in range(game.players))
-    return Scene(boards, title="Paper World", status=f"Scores now: {scores}")
+    return Scene(boards, title="Paper World", status=f"Scores now: {scores}", zoom=SCALE)

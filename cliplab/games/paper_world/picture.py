@@ -21,7 +21,7 @@ from cliplab.ui import Intent, Mark, Scene
 from cliplab.ui.scene import Kind
 from cliplab.ui.table_app import Picture, button
 
-from .board import OFFSET, centre_board, hand_board, landscape_board
+from .board import OFFSET, SCALE, centre_board, hand_board, landscape_board
 from .content import objectives
 from .rules import (
     BURIED,
@@ -117,7 +117,7 @@ class PaperWorldPicture(Picture):
         boards.append(landscape_board(game, seat, land_marks, land_click))
         boards += [landscape_board(game, other) for other in range(game.players) if other != seat]
         scores = ", ".join(f"{self.app.who(s)}: {game.score(s)}" for s in range(game.players))
-        return Scene(tuple(boards), title="Paper World", status=f"Scores now: {scores}")
+        return Scene(tuple(boards), title="Paper World", status=f"Scores now: {scores}", zoom=SCALE)
 
     def click(self, view: State, seat: int, intent: Intent) -> Action | None:
         game = _game(view)

@@ -77,7 +77,9 @@ def describe(
     board = Board(
         "clops", "The clops", SIZE, SIZE, tuple(cells), tuple(walls), (), marks, clickable=clickable, previews=previews
     )
-    scores = ", ".join(f"player {seat}: {points}" for seat, points in enumerate(state.scores()))
-    last = " The end is triggered: this round is the last." if state.triggered else ""
-    status = f"Round {state.round}. Supply: {len(state.supply)} tiles. Scores: {scores}.{last}"
-    return Scene((board,), title="Swap Clops", status=status, zoom=1.5)
+    # Short enough for four players' scores and the last-round warning to fit the board's width at its scale.
+    scores = ", ".join(str(points) for points in state.scores())
+    last = " Last round." if state.triggered else ""
+    status = f"Round {state.round}, supply {len(state.supply)}. Scores by seat: {scores}.{last}"
+    # 48-pixel clops: the board, its status line and the widget's toolbar fit 1280x720 beside the table.
+    return Scene((board,), title="Swap Clops", status=status, zoom=1.2)

@@ -20,6 +20,8 @@ COLOUR_FILLS = {"yellow": "yellow", "blue": "blue", "green": "green", "red": "ve
 COLOUR_GLYPHS = {colour: PALETTE[fill][1] for colour, fill in COLOUR_FILLS.items()}
 TABLE_FIXED = 2  # the table board's first cells: the deck, the discard pile
 MIN_WIDTH = 7
+# 34-pixel cards: the table and four seats' boards, two to a row, fit 1280x720 beside the table's panel.
+SCALE = 0.85
 
 
 def card_words(name: str, deck: Deck) -> str:
@@ -168,12 +170,14 @@ def describe(
                 clickable=clickable.get(board_id, ()),
             )
         )
-    scores = ", ".join(f"player {seat}: {game.score_of(seat)}" for seat in range(game.players))
+    # Short enough for four players' scores and the last-turn warning to fit the boards' width at their scale.
+    scores = ", ".join(str(game.score_of(seat)) for seat in range(game.players))
     deck_words = f"Deck: {len(game.deck)} cards, run out {game.run_outs} of {game.players - 1} times."
-    last = " This is the last turn." if game.final and game.phase != "over" else ""
+    last = " Last turn." if game.final and game.phase != "over" else ""
     return Scene(
         tuple(boards),
         title="Swap Clops: the card game",
-        status=status or f"{deck_words} Scores: {scores}.{last}",
+        status=status or f"{deck_words} Scores by seat: {scores}.{last}",
         wrap=max(24, width * 2 + 2),
+        zoom=SCALE,
     )

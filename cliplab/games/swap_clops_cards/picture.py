@@ -85,8 +85,8 @@ class SwapClopsCardsPicture(Picture):
         on_table = table_cards(game)
         if self.table_pick is not None and self.table_pick - TABLE_FIXED < len(on_table):
             card, giver = on_table[self.table_pick - TABLE_FIXED]
-            source = "the deck's top card" if giver == DECK else f"offered by player {giver}, who earns its offer value"
-            return f"Picked from the table: {card.replace('_', ' ')} ({source}). Now click the set it goes into."
+            source = "the deck's top card" if giver == DECK else f"player {giver}'s offer: it earns them its value"
+            return f"Picked from the table: {card.replace('_', ' ')} ({source}). Now click its set."
         return ""
 
     # ----- clicks -------------------------------------------------------------------------------------
