@@ -314,12 +314,15 @@ class MemoryWatch(threading.Thread):
         self.alive, self.alive_kib, self.cpu_s = alive, together, cpu_s
         self.most_alive = max(self.most_alive, alive)
 
-    async def pool_ready(self, size: int, timeout: float = 600.0, quiet_s: float = 4.0) -> float:
+    async def pool_ready(self, size: int, log_path: Path, timeout: float = 600.0, quiet_s: float = 4.0) -> float:
         """Wait until at least `size` kernels run and neither they nor the server have worked for quiet_s seconds
         (the server renders each kernel's notebook); the seconds waited."""
         started = time.monotonic()
         last_cpu, quiet_since = -1.0, time.monotonic()
         while time.monotonic() - started < timeout:
+            if not self.serve.is_running():
+                said = log_path.read_text(errors="replace")[-3000:]
+                raise SystemExit(f"cliplab serve ended before its warm pool was ready:\n{said}")
             self.sample()
             if self.alive < size or self.cpu_s - last_cpu > 0.1 * quiet_s:  # a tenth of a core: idle
                 last_cpu, quiet_since = self.cpu_s, time.monotonic()
@@ -478,7 +481,7 @@ async def run(args: argparse.Namespace) -> int:
         try:
             async with async_playwright() as playwright:
                 browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-                waited = await memory.pool_ready(pool)
+                waited = await memory.pool_ready(pool, log_path)
                 progress(f"server on port {port}; its {pool} warm kernels ready after {waited:.0f} s; one page alone")
                 # 1. One page alone.
                 alone = [await play(browser, base, "alone", args.actions, 0)]
@@ -486,7 +489,7 @@ async def run(args: argparse.Namespace) -> int:
                 alone_kernels = {v.kernel: memory.kernels.get(v.kernel or "", 0) for v in alone}
                 await close_all(browser)
                 # The pool refills (the closed page's kernel may still wait to be culled).
-                await memory.pool_ready(pool)
+                await memory.pool_ready(pool, log_path)
                 counts = KernelCounts(memory.alive, memory.alive_kib)
                 memory.most_alive = memory.alive
                 load_before = os.getloadavg()[0]

@@ -16,8 +16,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 DEFAULT_PORT = 8866
-# A page's kernel is ended this long after its last activity once no page is connected to it: closing a
-# tab (whose own shutdown request Voila refuses) or fetching a page without opening it leaves nothing behind.
+# A kernel no page is connected to is ended this long after its last activity: a page fetched and never
+# opened, or closed without asking for its kernel's end, leaves nothing behind. (A closing page asks.)
 DEFAULT_CULL_AFTER = 120
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 _PACKAGE = Path(__file__).resolve().parent
@@ -199,7 +199,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         type=int,
         default=DEFAULT_CULL_AFTER,
         metavar="SECONDS",
-        help=f"end a page's kernel this long after the page is closed (default {DEFAULT_CULL_AFTER})",
+        help="end a kernel no page is connected to (a page never opened, or closed without saying so) this long "
+        f"after its last activity (default {DEFAULT_CULL_AFTER})",
     )
     serving.add_argument(
         "--pool",

@@ -21,6 +21,7 @@ from tornado import web
 from tornado.web import RedirectHandler
 from traitlets import Dict, Int, Unicode
 from voila.app import Voila
+from voila.tornado.handler import TornadoVoilaHandler
 from voila.voila_kernel_manager import voila_kernel_manager_factory
 
 GALLERY = "voila/render/index.ipynb"
@@ -48,6 +49,19 @@ def _handing_out_fresh_kernels(*args: Any, **kwargs: Any) -> type:
             return handed_out
 
     return HandOutKernelManager
+
+
+class DashboardPage(TornadoVoilaHandler):
+    """Voila's page of a dashboard, which also sets the `_xsrf` cookie.
+
+    When a page closes, Voila's script in it asks the server to shut its kernel down and sends the cookie's
+    value as proof that the request comes from the page. Voila never sets that cookie, so the request was
+    refused (403) and the kernel lived on until culled; with it, a closed page's kernel ends at once.
+    """
+
+    async def prepare(self, *args: Any, **kwargs: Any) -> None:
+        await super().prepare(*args, **kwargs)
+        self.xsrf_token  # noqa: B018  (reading the token sets the cookie)
 
 
 class TeachingPage(JupyterHandler):
@@ -127,7 +141,10 @@ class GalleryVoila(Voila):
         if self.teach_dir:
             teaching = {"folder": self.teach_dir, "rendered": {}}
             ours.append((url_path_join(self.server_url, r"/teach/([^/]*)"), TeachingPage, teaching))
-        handlers: list[Any] = super().init_handlers()
+        voilas: list[Any] = super().init_handlers()
+        handlers = [
+            (route[0], DashboardPage, *route[2:]) if route[1] is TornadoVoilaHandler else route for route in voilas
+        ]
         return ours + handlers
 
 

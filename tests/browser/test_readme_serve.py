@@ -83,7 +83,7 @@ def test_the_readme_serve_command_serves_the_gallery_and_stops_cleanly(tmp_path:
         # One address, and it is the gallery: the root leads there, never to a file listing.
         printed = [url for line in log for url in re.findall(r"http://\S+", line)]
         assert printed == [f"http://127.0.0.1:{port}/"], printed
-        page.goto(address)
+        page.goto(address, wait_until="commit", timeout=120_000)  # a busy machine takes a while to run the gallery
         gallery = js_errors.wait_for(page.locator(".cl-gallery"), timeout=120_000)
         assert "/voila/render/index.ipynb" in page.url
         links = {link.get_attribute("href") for link in gallery.locator("a").all()}

@@ -54,7 +54,8 @@ def served(tmp_path: Path) -> Iterator[RunningServer]:
 
 
 def test_gallery_links_to_a_dashboard_with_a_board(served: RunningServer, page: Page, js_errors) -> None:
-    page.goto(f"{served.url}voila/render/index.ipynb")
+    # Voila runs the notebook before it sends the page; on a busy machine that takes longer than goto's default.
+    page.goto(f"{served.url}voila/render/index.ipynb", wait_until="commit", timeout=120_000)
     card = js_errors.wait_for(page.locator(".cl-gallery a[data-game='click_crack']"), timeout=60_000)
     assert "2-4 players" in card.inner_text()
     assert card.locator("svg.cl-scene").count() == 1  # a picture of the board
@@ -346,3 +347,29 @@ def test_pool_sizes_reach_voila() -> None:
     assert parse_pool(["2", "click_crack=30", "compare=0"]) == (2, {"click_crack": 30, "compare": 0})
     command = voila_command(Path("/d"), "127.0.0.1", 1, None, pool=(2, {"click_crack": 30}))
     assert "--pool_size=2" in command and "--GalleryVoila.pool_sizes=click_crack.ipynb=30" in command
+
+
+def test_closing_a_page_ends_its_kernel_at_once(tmp_path: Path, browser) -> None:
+    port = _free_port()
+    process = _serve(tmp_path, f"--port={port}", "--cull-after=600")  # so no cull can be what ends it
+    context = browser.new_context()
+    try:
+        _wait_listening(tmp_path, process, port)
+        (voila,) = _children(process.pid)
+        pool = _kernels_settle(voila)
+        page = context.new_page()
+        page.route(re.compile(r"^https?://(?!127\.0\.0\.1[:/])"), lambda route: route.abort())
+        page.goto(f"http://127.0.0.1:{port}/voila/render/click_crack.ipynb", wait_until="commit", timeout=120_000)
+        page.locator(".tb-start").wait_for(timeout=120_000)
+        kernel = json.loads(page.locator("#jupyter-config-data").text_content() or "{}")["kernelId"]
+        assert kernel in _kernel_ids(voila)
+        page.close(run_before_unload=True)  # as a person closes the tab: the page asks for its kernel's end
+        deadline = time.monotonic() + 60
+        while kernel in _kernel_ids(voila) and time.monotonic() < deadline:
+            time.sleep(0.5)
+        assert kernel not in _kernel_ids(voila), "the closed page's kernel is still running"
+        assert _kernels_become(voila, pool) == pool
+        assert "403 POST /voila/api/shutdown" not in (tmp_path / "serve.log").read_text()
+    finally:
+        context.close()
+        _stop(process)
