@@ -2,9 +2,10 @@
 
 Each input must end in the typed error (IllegalAction for an action, SaveError for a save) or be accepted;
 a refused action leaves the state exactly as it was; and no input may allocate more than a few megabytes
-on the way (work that grows with a number in the input shows as memory). The texts are built from the
-game's own action templates with the worst values we can think of (huge and negative numbers, long words,
-stray unicode), so they reach the rules rather than stopping at the parser.
+on the way (work that grows with a number in the input shows as memory) or run away with the CPU (a bound
+in CPU seconds, far above any real input's cost, so a busy machine does not trip it: speed is bench/'s).
+The texts are built from the game's own action templates with the worst values we can think of (huge and
+negative numbers, long words, stray unicode), so they reach the rules rather than stopping at the parser.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import json
 import re
 import string
+import time
 import tracemalloc
 from collections.abc import Callable
 from dataclasses import fields
@@ -31,6 +33,7 @@ from cliplab.games.swap_clops import content as swap_clops
 from cliplab.games.swap_clops_cards import content as swap_clops_cards
 
 MEMORY_BOUND = 16_000_000  # bytes one input may allocate at its peak
+CPU_BOUND = 10.0  # CPU seconds one input may take (a ten-million-square cut once took 4.5)
 EXAMPLES = 30  # per game and kind of action, or per game for saves
 
 _numbers = st.one_of(
@@ -78,7 +81,8 @@ def _where_chosen(game: str, kind: str) -> list[tuple[State, int]]:
 
 
 def _bounded(work: Callable[[], object]) -> object:
-    """Runs `work`, failing if it allocates more than the bound; returns its result or error."""
+    """Runs `work`, failing if it allocates or computes more than the bounds; returns its result or error."""
+    started = time.process_time()
     tracemalloc.start()
     try:
         result: object = work()
@@ -87,7 +91,9 @@ def _bounded(work: Callable[[], object]) -> object:
     finally:
         _, peak = tracemalloc.get_traced_memory()
         tracemalloc.stop()
+    spent = time.process_time() - started
     assert peak < MEMORY_BOUND, f"allocated {peak:,} bytes"
+    assert spent < CPU_BOUND, f"took {spent:.1f} CPU seconds"
     return result
 
 
