@@ -38,6 +38,7 @@ from cliplab.games.clipcut_parks.rules import (
 )
 from cliplab.grid import Transform, orient
 from cliplab.ui import Intent, Scene, render
+from cliplab.ui.glyphs import GLYPHS
 from cliplab.ui.table import PERSON, HotSeatTable
 from cliplab.ui.table_app import TableApp, decided_words
 
@@ -840,8 +841,17 @@ def test_a_spent_token_shows_on_the_space_it_waived_and_in_the_note_by_the_board
         assert stamped[at].stamp == glyphs[token] and f"a {token} token waived" in stamped[at].label
     # The static picture: a yellow disc with the token's glyph in each waived space, in no other.
     root = ET.fromstring(render(describe(after)))
-    discs = root.findall(f".//{SVG}circle[@class='cl-stamp']")
-    assert len(discs) == len(missed)
+    card_svg = root.find(f".//{SVG}g[@data-board='{ref[0]}-{ref[1]}']")
+    assert card_svg is not None
+    with_disc = {
+        (int(g.get("data-r", "")), int(g.get("data-c", ""))): {path.get("d") for path in g.iter(f"{SVG}path")}
+        for g in card_svg.iter(f"{SVG}g")
+        if g.get("data-kind") == "cell" and g.find(f"{SVG}circle[@class='cl-stamp']") is not None
+    }
+    assert with_disc.keys() == missed.keys()
+    for at, token in missed.items():
+        assert GLYPHS[glyphs[token]] in with_disc[at], f"no {token} glyph drawn at {at}"
+    assert len(root.findall(f".//{SVG}circle[@class='cl-stamp']")) == len(missed)
     # The note by the board names the token spent and the card.
     app = at_table(after)
     news = app.picture.news(before, after, 0)
