@@ -3,13 +3,14 @@
 The sheet shows the squares still in it (the rest drawn as holes), every cut made so far and, stronger,
 this round's cuts. Each face-up card is a board of its own: an empty space shows what it asks for in a
 pale version of the colour (with the colour's glyph), an icon, or nothing; a covered space shows the
-park square lying on it in full colour, as on the sheet. Sections waiting to be built lie in the tray,
-ready to be dragged onto a card. `Clicks` turns a click or a drop on these boards into an action, the
-same on the dashboard and in the teaching notebook.
+park square lying on it in full colour, as on the sheet, with a yellow disc bearing the token's glyph
+where a token waived the space's need. Sections waiting to be built lie in the tray, ready to be dragged
+onto a card. `Clicks` turns a click or a drop on these boards into an action, the same on the dashboard
+and in the teaching notebook.
 
 Colours follow Okabe-Ito, each with a glyph: pavilions orange with a tent, water sky blue with a wave,
 greenery green with a tree, play areas reddish purple with a person. Wildlife and recycling icons sit
-on a small white badge in the square's corner (a paw, a recycling triangle).
+on a small white badge in the square's corner (a paw, a recycling triangle); a gardener token is a sprout.
 """
 
 from __future__ import annotations
