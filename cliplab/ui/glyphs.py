@@ -62,6 +62,8 @@ GLYPHS: dict[str, str] = {
     "recycle": "M.5 .08L.92 .84L.08 .84ZM.5 .36L.3 .72L.7 .72Z",
     "star": _star(),
     "recycling": _cycle(3),
+    # A seedling, two leaves on a stem (ClipCut Parks' gardener token).
+    "sprout": "M.45 .56H.55V.94H.45ZM.47 .56Q.08 .6 .08 .2Q.44 .18 .47 .56ZM.53 .46Q.56 .1 .92 .1Q.94 .48 .53 .46Z",
     # Swap Clops likes (with "sun" and "star" above).
     "apple": _circle(0.5, 0.58, 0.32) + "M.47 .08H.55V.3H.47ZM.56 .16Q.72 .06 .82 .18Q.7 .28 .56 .22Z",
     "moon": "M.5 .08A.42 .42 0 0 0 .5 .92A.26 .42 0 0 1 .5 .08Z",

@@ -50,6 +50,7 @@ class Cell:
     absent: bool = False  # a hole: not part of the board (cut out, broken off)
     badge: str = ""  # a second, smaller glyph in the bottom-right corner (an icon the square carries)
     vacant: bool = False  # a space still to be filled: a dashed inner outline, told apart by more than colour
+    stamp: str = ""  # a glyph on a yellow disc in the top-right corner (a token spent on this space)
 
 
 @dataclass(frozen=True, slots=True)

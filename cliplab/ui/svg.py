@@ -123,7 +123,7 @@ def draw_cell(cell: Cell, x: float, y: float, ids: str | None = None, in_grid: b
     if not cell.absent:
         glyph = default_glyph if cell.glyph is None else cell.glyph
         ink = "#ffffff" if cell.fill in DARK_FILLS else "#1d1d1d"
-        corner = bool(cell.text or cell.badge)  # the glyph moves to the top-left to make room
+        corner = bool(cell.text or cell.badge or cell.stamp)  # the glyph moves to the top-left to make room
         if glyph:
             size = UNIT * (0.42 if corner else 0.56)
             gx = x + (UNIT - size) / 2 if not corner else x + UNIT * 0.06
@@ -138,6 +138,15 @@ def draw_cell(cell: Cell, x: float, y: float, ids: str | None = None, in_grid: b
             )
             size = UNIT * 0.36
             body.append(_glyph(cell.badge, cx - size / 2, cy - size / 2, size, "#1d1d1d"))
+        if cell.stamp:
+            # Yellow like a token, with a dark rim and a glyph: told apart from the white icon badge.
+            cx, cy, radius = x + UNIT * 0.72, y + UNIT * 0.28, UNIT * 0.25
+            body.append(
+                f'<circle class="cl-stamp" cx="{_num(cx)}" cy="{_num(cy)}" r="{_num(radius)}" '
+                f'fill="{PALETTE["yellow"][0]}" stroke="#1d1d1d" stroke-width="1.2"/>'
+            )
+            size = UNIT * 0.34
+            body.append(_glyph(cell.stamp, cx - size / 2, cy - size / 2, size, "#1d1d1d"))
         if cell.text:
             tx, ty = x + UNIT * (0.68 if glyph else 0.5), y + UNIT * (0.68 if glyph else 0.5)
             if cell.badge:  # the badge holds the bottom-right corner: the text takes the top-right

@@ -38,6 +38,7 @@ from cliplab.games.clipcut_parks.rules import (
 )
 from cliplab.grid import Transform, orient
 from cliplab.ui import Intent, Scene, render
+from cliplab.ui.glyphs import GLYPHS
 from cliplab.ui.table import PERSON, HotSeatTable
 from cliplab.ui.table_app import TableApp, decided_words
 
@@ -799,3 +800,61 @@ def test_badges_links_outlines_label_widths_and_revisions() -> None:
     first = grid.widget.revision
     grid.show(Scene((board,)))
     assert grid.widget.revision == first + 1
+
+
+@functools.cache
+def _spent_a_token() -> tuple[ClipCutParks, ClipCutParks, Place]:
+    """The first seeded placement that spends a token and leaves its card face up: (before, after, place)."""
+    for seed in range(40):
+        game = fresh(seed)
+        rng = random.Random(seed)
+        while not game.is_over():
+            action = random_choice(game, 0, rng)
+            before = game.clone()
+            assert isinstance(before, ClipCutParks)
+            game.apply(action, 0)
+            ref = (action.kind, action.card) if isinstance(action, Place) else None
+            if isinstance(action, Place) and tokens_spent(game, 0, action) and ref in game.face_up[0]:
+                return before, game, action
+    raise AssertionError("no seeded game spent a token")
+
+
+def test_a_spent_token_shows_on_the_space_it_waived_and_in_the_note_by_the_board() -> None:
+    before, after, place = _spent_a_token()
+    ref = (place.kind, place.card)
+    card, sheet = card_of(ref), sheet_of(after.sheet_number[0])
+    spent = tokens_spent(after, 0, place)
+    glyphs = {"wildlife": "paw", "recycling": "recycling", "gardener": "sprout"}
+    # Worked out here from the card and the squares: the spaces whose need the square lying there misses.
+    missed = {}
+    for square_at, space in after.mapping_of(0, place):
+        square, wanted = sheet.square(square_at), card.requirement(space)
+        if wanted in COLOUR_LOOK and square.colour != wanted:
+            missed[space] = "gardener"
+        elif wanted in ("wildlife", "recycling") and square.icon != wanted:
+            missed[space] = wanted
+    assert sum(spent.values()) == len(missed) > 0
+    board = describe(after).board(f"{ref[0]}-{ref[1]}")
+    stamped = {cell.at: cell for cell in board.cells if cell.stamp}
+    assert stamped.keys() == missed.keys()
+    for at, token in missed.items():
+        assert stamped[at].stamp == glyphs[token] and f"a {token} token waived" in stamped[at].label
+    # The static picture: a yellow disc with the token's glyph in each waived space, in no other.
+    root = ET.fromstring(render(describe(after)))
+    card_svg = root.find(f".//{SVG}g[@data-board='{ref[0]}-{ref[1]}']")
+    assert card_svg is not None
+    with_disc = {
+        (int(g.get("data-r", "")), int(g.get("data-c", ""))): {path.get("d") for path in g.iter(f"{SVG}path")}
+        for g in card_svg.iter(f"{SVG}g")
+        if g.get("data-kind") == "cell" and g.find(f"{SVG}circle[@class='cl-stamp']") is not None
+    }
+    assert with_disc.keys() == missed.keys()
+    for at, token in missed.items():
+        assert GLYPHS[glyphs[token]] in with_disc[at], f"no {token} glyph drawn at {at}"
+    assert len(root.findall(f".//{SVG}circle[@class='cl-stamp']")) == len(missed)
+    # The note by the board names the token spent and the card.
+    app = at_table(after)
+    news = app.picture.news(before, after, 0)
+    for token, n in spent.items():
+        assert f"Spent {n} {token} token" in news or f"spent {n} {token} token" in news
+    assert card.name in news

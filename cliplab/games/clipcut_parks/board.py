@@ -3,13 +3,14 @@
 The sheet shows the squares still in it (the rest drawn as holes), every cut made so far and, stronger,
 this round's cuts. Each face-up card is a board of its own: an empty space shows what it asks for in a
 pale version of the colour (with the colour's glyph), an icon, or nothing; a covered space shows the
-park square lying on it in full colour, as on the sheet. Sections waiting to be built lie in the tray,
-ready to be dragged onto a card. `Clicks` turns a click or a drop on these boards into an action, the
-same on the dashboard and in the teaching notebook.
+park square lying on it in full colour, as on the sheet, with a yellow disc bearing the token's glyph
+where a token waived the space's need. Sections waiting to be built lie in the tray, ready to be dragged
+onto a card. `Clicks` turns a click or a drop on these boards into an action, the same on the dashboard
+and in the teaching notebook.
 
 Colours follow Okabe-Ito, each with a glyph: pavilions orange with a tent, water sky blue with a wave,
 greenery green with a tree, play areas reddish purple with a person. Wildlife and recycling icons sit
-on a small white badge in the square's corner (a paw, a recycling triangle).
+on a small white badge in the square's corner (a paw, a recycling triangle); a gardener token is a sprout.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from cliplab.ui.scene import PALETTE, Board, Cell, Edge, Kind, Mark, Piece, Prev
 
 from .content import COLOURS, DIE_FACES, SHEET_COLS, SHEET_ROWS, Square
 from .explain import why_illegal
-from .rules import DIRS, ClipCutParks, Cut, Keep, Place, card_of, sheet_of
+from .rules import DIRS, ClipCutParks, Cut, Keep, Place, card_of, sheet_of, waiver
 
 CardRef = tuple[str, int]
 MarkStyle = Literal["target", "last", "ghost"]
@@ -40,6 +41,7 @@ COLOUR_LOOK: dict[str, tuple[str, str, str]] = {
     "play": ("purple", "person", "play area (people)"),
 }
 ICON_GLYPHS = {"wildlife": "paw", "recycling": "recycling"}
+TOKEN_GLYPHS = ICON_GLYPHS | {"gardener": "sprout"}
 BONUS_WORDS = {
     "wildlife": "a wildlife token",
     "recycling": "a recycling token",
@@ -249,10 +251,25 @@ def _walkway_edges(walkways: Iterable[tuple[tuple[int, int], ...]]) -> list[Edge
     return edges
 
 
+def waived_spaces(state: ClipCutParks, seat: int, ref: CardRef) -> dict[tuple[int, int], str]:
+    """The covered spaces of a card whose requirement a token waived, with that token: the engine's own
+    waiver rule applied to the square lying on each space (a token is spent exactly where it says one is)."""
+    card = card_of(ref)
+    sheet = sheet_of(max(state.sheet_number[seat], 0))
+    waived = {}
+    for space, (_, square_at) in state.covered[seat].get(ref, {}).items():
+        square = sheet.square(square_at)
+        token = waiver(card.requirement(space), square.colour, square.icon)
+        if token is not None:
+            waived[space] = token
+    return waived
+
+
 def card_board(state: ClipCutParks, seat: int, ref: CardRef, interactive: bool = False) -> Board:
     card = card_of(ref)
     sheet = sheet_of(max(state.sheet_number[seat], 0))
     covered = state.covered[seat].get(ref, {})
+    waived = waived_spaces(state, seat, ref)
     walkway_of = {cell: k for k, walkway in enumerate(card.walkways) for cell in walkway}
     cells = []
     for r in range(card.rows):
@@ -267,7 +284,12 @@ def card_board(state: ClipCutParks, seat: int, ref: CardRef, interactive: bool =
                 section, square_at = covered[at]
                 square = sheet.square(square_at)
                 label = f"covered by section {section}: {square_words(square)} (space needs {wanted}{path})"
-                cells.append(square_cell(at, square, label))
+                cell = square_cell(at, square, label)
+                if at in waived:
+                    token = waived[at]
+                    label += f"; a {token} token waived its need"
+                    cell = replace(cell, label=label, stamp=TOKEN_GLYPHS[token])
+                cells.append(cell)
             else:
                 cell = requirement_cell(at, wanted)
                 cells.append(replace(cell, label=cell.label + path))

@@ -46,6 +46,11 @@ def is_deal(state: State, index: int) -> bool:
     return 0 <= index < len(state.log) and isinstance(state.log[index][1], Deal | HiddenChance)
 
 
+def spending_words(game: ClipCutParks, seat: int, place: Place) -> list[str]:
+    """e.g. ["spent 1 gardener token"]: the tokens a placement cost, marked on the spaces they waived."""
+    return [f"spent {n} {token} token{'s' if n > 1 else ''}" for token, n in tokens_spent(game, seat, place).items()]
+
+
 class ClipCutPicture(Picture):
     """Each seat's own sheet, cards and tray."""
 
@@ -211,9 +216,7 @@ class ClipCutPicture(Picture):
             return f"Chance: {action}"
         if isinstance(action, Place):
             ref = (action.kind, action.card)
-            notes = [card_of(ref).name]
-            spent = tokens_spent(state, seat, action)
-            notes += [f"spent {n} {token} token{'s' if n > 1 else ''}" for token, n in spent.items()]
+            notes = [card_of(ref).name, *spending_words(state, seat, action)]
             later = any(
                 isinstance(entry, Place) and who == seat and (entry.kind, entry.card) == ref
                 for who, entry in state.log[index + 1 :]
@@ -228,6 +231,12 @@ class ClipCutPicture(Picture):
     def news(self, before: State, after: State, seat: int) -> str:
         assert isinstance(before, ClipCutParks) and isinstance(after, ClipCutParks)
         news = [
+            f"{capital(words)} on {card_title((action.kind, action.card))}."
+            for who, action in after.log[len(before.log) :]
+            if who == seat and isinstance(action, Place)
+            for words in spending_words(after, seat, action)
+        ]
+        news += [
             f"Completed {card_title(ref)}: {BONUS_WORDS[card_of(ref).bonus]}."
             for ref in after.completed[seat][len(before.completed[seat]) :]
         ]
