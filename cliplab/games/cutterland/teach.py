@@ -1,7 +1,8 @@
 """Helpers for the Cutterland teaching notebook (notebooks/teach/cutterland.ipynb).
 
 Sketches and pictures
-    `land` sketches a kingdom as rows of cell codes; `show` draws a game or a scene sized to the screen;
+    `land` sketches a kingdom as rows of cell codes; `show` draws a game or a scene sized to the screen,
+    `show_card` a card before it is cut;
     `lines` prints a kingdom's score line by line. `attempt` (from the lesson toolkit) tries an action.
 Live boards
     `region_board` lights the region of the kingdom cell you click (the engine's flood fill).
@@ -24,11 +25,11 @@ from cliplab.ui import Intent, Mark, Scene
 from cliplab.ui.lesson import ChoiceExercise, Verdict, attempt, fit, live, picture, refusal, tried
 from cliplab.ui.widget import Grid
 
-from .board import describe, kingdom_board, window
+from .board import card_board, describe, kingdom_board, window
 from .content import CARD_COLS, CARD_ROWS, card
 from .rules import SCORE_LINES, Cutterland
 
-__all__ = ["attempt", "cut_exercise", "land", "lines", "region_board", "show", "token_exercise"]
+__all__ = ["attempt", "cut_exercise", "land", "lines", "region_board", "show", "show_card", "token_exercise"]
 
 Cell = tuple[int, int]
 
@@ -42,6 +43,11 @@ def show(thing: Cutterland | Scene, status: str = "") -> None:
     """A game (or a scene) as a picture sized to the screen; it shows on GitHub too."""
     scene = thing if isinstance(thing, Scene) else describe(thing)
     display(picture(replace(scene, status=status or scene.status, zoom=2.0)))
+
+
+def show_card(number: int) -> None:
+    """A card as printed, before any cut, sized to the screen."""
+    show(Scene((card_board(number, f"card-{number}", f"Card {number}"),)), status=f"Card {number}, not cut yet")
 
 
 def lines(game: Cutterland, seat: int = 0) -> None:
