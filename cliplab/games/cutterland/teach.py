@@ -32,6 +32,9 @@ from .rules import SCORE_LINES, Cutterland
 __all__ = ["attempt", "cut_exercise", "land", "lines", "region_board", "show", "show_card", "token_exercise"]
 
 Cell = tuple[int, int]
+# Kingdoms are drawn with a margin of empty cells: at this zoom a kingdom of three rows and a line of text
+# stay on a 1280x720 screen together.
+PICTURE_ZOOM = 1.5
 
 
 def land(*rows: str) -> list[tuple[int, int, str]]:
@@ -39,10 +42,11 @@ def land(*rows: str) -> list[tuple[int, int, str]]:
     return [(r, c, code) for r, row in enumerate(rows) for c, code in enumerate(row.split()) if code != "--"]
 
 
-def show(thing: Cutterland | Scene, status: str = "") -> None:
-    """A game (or a scene) as a picture sized to the screen; it shows on GitHub too."""
-    scene = thing if isinstance(thing, Scene) else describe(thing)
-    display(picture(replace(scene, status=status or scene.status, zoom=2.0)))
+def show(thing: Cutterland | Scene, status: str = "", seat: int | None = None) -> None:
+    """A game (only `seat`'s kingdom, if given) or a scene as a picture sized to the screen; it shows on
+    GitHub too."""
+    scene = thing if isinstance(thing, Scene) else describe(thing, seat)
+    display(picture(replace(scene, status=status or scene.status, zoom=PICTURE_ZOOM)))
 
 
 def show_card(number: int) -> None:
@@ -61,7 +65,7 @@ def lines(game: Cutterland, seat: int = 0) -> None:
 def region_board(game: Cutterland, seat: int = 0) -> Any:
     """A live kingdom: a click on a cell lights the region the engine finds from it."""
     shift = window(game, seat)
-    grid = Grid(fit(Scene((kingdom_board(game, seat, (), ("cell",)),), status="Click a cell", zoom=2.0)))
+    grid = Grid(fit(Scene((kingdom_board(game, seat, (), ("cell",)),), status="Click a cell", zoom=PICTURE_ZOOM)))
 
     def light(intent: Intent) -> None:
         spot = shift.kingdom_cell(intent.at)
@@ -70,7 +74,7 @@ def region_board(game: Cutterland, seat: int = 0) -> Any:
         region = game.kingdom(seat).region_of(spot)
         marks = [Mark("cell", shift.board_cell(cell), style="preview") for cell in region]
         board = kingdom_board(game, seat, marks, ("cell",))
-        grid.show(fit(Scene((board,), status=f"The region of {spot}: {len(region)} cells", zoom=2.0)))
+        grid.show(fit(Scene((board,), status=f"The region of {spot}: {len(region)} cells", zoom=PICTURE_ZOOM)))
 
     grid.on("cell", light)
     return live(grid)
@@ -99,8 +103,8 @@ def cut_exercise(game: Cutterland, cuts: Sequence[str], seat: int = 0) -> Choice
         assert isinstance(after, Cutterland)
         found = kraken_beside_centaur(after)
         if found:
-            kraken, centaur = found
-            return Verdict(False, f"Legal, but the kraken at {kraken} shares a piece with the centaur at {centaur}.")
+            (kr, kc), (cr, cc) = found
+            return Verdict(False, f"Legal, but the kraken at {kr},{kc} shares a piece with the centaur at {cr},{cc}.")
         return Verdict(True, "Right: a legal cut, and no kraken shares a piece with a centaur beside it.")
 
     good = [cut for cut in cuts if judge((cut,)).right]
