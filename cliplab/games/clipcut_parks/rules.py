@@ -393,17 +393,17 @@ class SheetCuts:
         round_ends: dict[str, set[Point]] = {"h": set(), "v": set()}
         for start, end, axis in self.round_cuts:
             round_ends[axis].update((start, end))
-        found: list[Cut] = []
-        for point, axis, steps in self.openings().values():
-            blocked = round_ends[axis]
-            if point in blocked:
-                continue
-            for length, (_, end, cut) in enumerate(steps, 1):
-                if length in lengths and end not in blocked:
-                    found.append(cut)
-                    if first_only:
-                        return found
-        return found
+        found = (
+            cut
+            for point, axis, steps in self.openings().values()
+            if point not in round_ends[axis]
+            for _, end, cut in steps
+            if cut.length in lengths and end not in round_ends[axis]
+        )
+        if first_only:
+            first = next(found, None)
+            return [] if first is None else [first]
+        return list(found)
 
     def closing_steps(self, cut: Cut) -> list[int]:
         """The steps of `cut` (counted from 1) that end on the sheet's boundary or on an earlier cut. Each one
@@ -624,9 +624,9 @@ class ClipCutParks(State):
 
     def _cut(self, seat: int, cut: Cut) -> None:
         before = self.cutting(seat)
+        steps = _RAYS[_RAYS_FROM[cut.row, cut.col][DIRS.index(cut.direction)]][2][: cut.length]
         points = cut.points
-        segments = {edge_between(p, q) for p, q in pairwise(points)}
-        self.cuts[seat] = self.cuts[seat] | segments
+        self.cuts[seat] = self.cuts[seat].union(line for line, _, _ in steps)
         self.cut_ends[seat] = self.cut_ends[seat] | {points[0], points[-1]}
         self.round_cuts[seat].append((points[0], points[-1], _AXIS[cut.direction]))
         if self.stage[seat] == "bonus":
