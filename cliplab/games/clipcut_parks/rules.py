@@ -513,6 +513,9 @@ class ClipCutParks(State):
     """A game of ClipCut Parks for 1-4 players. Each seat's data sits in lists indexed by seat."""
 
     CODEC: ClassVar[ActionCodec] = ActionCodec(TearSheet, Deal, Roll, Cut, Keep, Place, Crumple, Score)
+    # A game is one to three hundred log entries and its state many small lists and dicts: a snapshot every 64
+    # entries keeps copying rare, and a rewind replays at most 63 of them (a few milliseconds).
+    CHECKPOINT_EVERY: ClassVar[int] = 64
 
     def _setup(self) -> None:
         n = self.players
