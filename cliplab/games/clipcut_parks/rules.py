@@ -258,9 +258,9 @@ _RAYS_FROM = {point: range(4 * index, 4 * index + 4) for index, point in enumera
 _LINES_AT = {point: tuple(_RAYS[ray][2][0][0] for ray in rays if _RAYS[ray][2]) for point, rays in _RAYS_FROM.items()}
 # Each line's rays: (ray, step) for every ray whose step (counted from 0) follows that line.
 _CROSSING: dict[Segment, list[tuple[int, int]]] = {}
-for _ray, (_, _, _steps) in enumerate(_RAYS):
-    for _step, (_line, _, _) in enumerate(_steps):
-        _CROSSING.setdefault(_line, []).append((_ray, _step))
+for _ray, _from in enumerate(_RAYS):
+    for _step, _cut_step in enumerate(_from[2]):
+        _CROSSING.setdefault(_cut_step[0], []).append((_ray, _step))
 # The four sides of each square as lines (a side on the sheet's edge is never cuttable and crosses no ray).
 _SIDES = {
     (r, c): (((r - 1, c), (r, c)), ((r, c), (r + 1, c)), ((r, c - 1), (r, c)), ((r, c), (r, c + 1)))
