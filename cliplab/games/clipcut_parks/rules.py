@@ -1297,7 +1297,7 @@ def _cut_texts(game: ClipCutParks, seat: int) -> dict[str, list[str]]:
 
 def _well_formed(cut: Cut) -> bool:
     """Whether a cut's fields are of the kinds the cutting rules work with (anything else is refused as unlisted)."""
-    return type(cut.length) is type(cut.row) is type(cut.col) is int and cut.direction in DIRECTIONS
+    return type(cut.length) is type(cut.row) is type(cut.col) is int and cut.direction in DIRS
 
 
 def _reaches(start: Point, end: Point, direction: str) -> bool:
