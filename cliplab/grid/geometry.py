@@ -159,23 +159,20 @@ def smaller_part(cells: AbstractSet[Cell], cut: AbstractSet[Segment], a: Cell, b
     The two parts are grown one cell each in turn, so a small part that came off is found without visiting the
     rest; joined cells are found as soon as the two growing parts meet. Cells join as in ``parts``.
     """
-    side = {a: 0, b: 1}
+    grown = ({a}, {b})
     waiting = ([a], [b])
     while True:
-        for grower in (0, 1):
-            stack = waiting[grower]
+        for mine, theirs, stack in ((grown[0], grown[1], waiting[0]), (grown[1], grown[0], waiting[1])):
             if not stack:
-                return frozenset(cell for cell, owner in side.items() if owner == grower)
+                return frozenset(mine)
             r, c = cell = stack.pop()
             for nb in ((r - 1, c), (r, c + 1), (r + 1, c), (r, c - 1)):
-                if nb not in cells or ((nb, cell) if nb < cell else (cell, nb)) in cut:
+                if nb in mine or nb not in cells or ((nb, cell) if nb < cell else (cell, nb)) in cut:
                     continue
-                owner = side.get(nb)
-                if owner is None:
-                    side[nb] = grower
-                    stack.append(nb)
-                elif owner != grower:
+                if nb in theirs:
                     return None
+                mine.add(nb)
+                stack.append(nb)
 
 
 @lru_cache(maxsize=64)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, ClassVar
 
 from cliplab.engine import (
@@ -134,6 +135,9 @@ ALL_SETTINGS = tuple(
     for (k2, d2) in [(k, d) for k in KINDS for d in DIRS][i:]
 )
 ALL_PLACES = tuple(Place(r, c) for r in range(POINTS) for c in range(POINTS))
+# Every tile a penguin (0-7: two per seat, at most four seats) can carry out, made once, and passing.
+PERFORMS = {(k, d, p): Perform(k, d, p) for k in KINDS for d in DIRS for p in range(8)}
+PASS = Pass()
 
 # Ways the game ends (Outcome.termination).
 SCORE_REACHED = "a player reached 7 points"
@@ -470,6 +474,14 @@ class Floe:
 # ----- the state -------------------------------------------------------------------------------------
 
 
+@lru_cache(maxsize=64)
+def _placement_order(start: int, players: int, snake: bool) -> tuple[int, ...]:
+    """The seats in the order they place their penguins: round from the start player, then again (backwards
+    in a snake)."""
+    seats = tuple((start + k) % players for k in range(players))
+    return seats + (seats[::-1] if snake else seats)
+
+
 class ClickCrack(State):
     """A game of Click & Crack. Penguin i belongs to seat i // 2."""
 
@@ -507,12 +519,14 @@ class ClickCrack(State):
         return (self.start + self.actor_offset) % self.players
 
     def placement_order(self) -> list[int]:
-        seats = [(self.start + k) % self.players for k in range(self.players)]
-        second = seats[::-1] if self.option("placement_order") == "snake" else seats
-        return seats + second
+        return list(_placement_order(self.start, self.players, self.option("placement_order") == "snake"))
 
     def penguins_of(self, seat: int) -> list[int]:
         return [p for p in (2 * seat, 2 * seat + 1) if self.pos[p] is not None]
+
+    def has_penguins(self, seat: int) -> bool:
+        pos = self.pos
+        return pos[2 * seat] is not None or pos[2 * seat + 1] is not None
 
     def on_floe(self) -> list[int]:
         return [p for p, at in enumerate(self.pos) if at is not None]
@@ -520,9 +534,10 @@ class ClickCrack(State):
     def to_move(self) -> tuple[int, ...]:
         phase = self.phase
         if phase == "place":
-            return (self.placement_order()[self.placed],)
+            return (_placement_order(self.start, self.players, self.option("placement_order") == "snake")[self.placed],)
         if phase == "program":
-            return tuple(s for s in range(self.players) if s not in self.secret_at and self.penguins_of(s))
+            secret = self.secret_at
+            return tuple(s for s in range(self.players) if s not in secret and self.has_penguins(s))
         if phase in ("perform", "push", "break"):
             return (self.active,)
         return ()
@@ -568,8 +583,8 @@ class ClickCrack(State):
         for kind, direction in dict.fromkeys(self.unused_tiles(player)):
             for penguin in self.penguins_of(player):
                 if self._tile_legal(kind, direction, penguin):
-                    actions.append(Perform(kind, direction, penguin))
-        return actions or [Pass()]
+                    actions.append(PERFORMS[kind, direction, penguin])
+        return actions or [PASS]
 
     # ----- applying -----------------------------------------------------------------------------
 
@@ -676,7 +691,7 @@ class ClickCrack(State):
                     return
                 self.second_pass = True
                 offset = 0
-            if self.penguins_of((self.start + offset) % self.players):
+            if self.has_penguins((self.start + offset) % self.players):
                 self.actor_offset = offset
                 return
             offset += 1
@@ -688,7 +703,7 @@ class ClickCrack(State):
             return
         for k in range(1, self.players + 1):
             seat = (self.start + k) % self.players
-            if self.penguins_of(seat):
+            if self.has_penguins(seat):
                 self.start = seat
                 break
         self._new_round()

@@ -258,9 +258,9 @@ _RAYS_FROM = {point: range(4 * index, 4 * index + 4) for index, point in enumera
 _LINES_AT = {point: tuple(_RAYS[ray][2][0][0] for ray in rays if _RAYS[ray][2]) for point, rays in _RAYS_FROM.items()}
 # Each line's rays: (ray, step) for every ray whose step (counted from 0) follows that line.
 _CROSSING: dict[Segment, list[tuple[int, int]]] = {}
-for _ray, (_, _, _steps) in enumerate(_RAYS):
-    for _step, (_line, _, _) in enumerate(_steps):
-        _CROSSING.setdefault(_line, []).append((_ray, _step))
+for _ray, _from in enumerate(_RAYS):
+    for _step, _cut_step in enumerate(_from[2]):
+        _CROSSING.setdefault(_cut_step[0], []).append((_ray, _step))
 # The four sides of each square as lines (a side on the sheet's edge is never cuttable and crosses no ray).
 _SIDES = {
     (r, c): (((r - 1, c), (r, c)), ((r, c), (r + 1, c)), ((r, c - 1), (r, c)), ((r, c), (r, c + 1)))
@@ -393,17 +393,17 @@ class SheetCuts:
         round_ends: dict[str, set[Point]] = {"h": set(), "v": set()}
         for start, end, axis in self.round_cuts:
             round_ends[axis].update((start, end))
-        found: list[Cut] = []
-        for point, axis, steps in self.openings().values():
-            blocked = round_ends[axis]
-            if point in blocked:
-                continue
-            for length, (_, end, cut) in enumerate(steps, 1):
-                if length in lengths and end not in blocked:
-                    found.append(cut)
-                    if first_only:
-                        return found
-        return found
+        found = (
+            cut
+            for point, axis, steps in self.openings().values()
+            if point not in round_ends[axis]
+            for _, end, cut in steps
+            if cut.length in lengths and end not in round_ends[axis]
+        )
+        if first_only:
+            first = next(found, None)
+            return [] if first is None else [first]
+        return list(found)
 
     def closing_steps(self, cut: Cut) -> list[int]:
         """The steps of `cut` (counted from 1) that end on the sheet's boundary or on an earlier cut. Each one
@@ -513,6 +513,9 @@ class ClipCutParks(State):
     """A game of ClipCut Parks for 1-4 players. Each seat's data sits in lists indexed by seat."""
 
     CODEC: ClassVar[ActionCodec] = ActionCodec(TearSheet, Deal, Roll, Cut, Keep, Place, Crumple, Score)
+    # A game is one to three hundred log entries and its state many small lists and dicts: a snapshot every 64
+    # entries keeps copying rare, and a rewind replays at most 63 of them (a few milliseconds).
+    CHECKPOINT_EVERY: ClassVar[int] = 64
 
     def _setup(self) -> None:
         n = self.players
@@ -624,9 +627,9 @@ class ClipCutParks(State):
 
     def _cut(self, seat: int, cut: Cut) -> None:
         before = self.cutting(seat)
+        steps = _RAYS[_RAYS_FROM[cut.row, cut.col][DIRS.index(cut.direction)]][2][: cut.length]
         points = cut.points
-        segments = {edge_between(p, q) for p, q in pairwise(points)}
-        self.cuts[seat] = self.cuts[seat] | segments
+        self.cuts[seat] = self.cuts[seat].union(line for line, _, _ in steps)
         self.cut_ends[seat] = self.cut_ends[seat] | {points[0], points[-1]}
         self.round_cuts[seat].append((points[0], points[-1], _AXIS[cut.direction]))
         if self.stage[seat] == "bonus":
@@ -1294,7 +1297,7 @@ def _cut_texts(game: ClipCutParks, seat: int) -> dict[str, list[str]]:
 
 def _well_formed(cut: Cut) -> bool:
     """Whether a cut's fields are of the kinds the cutting rules work with (anything else is refused as unlisted)."""
-    return type(cut.length) is type(cut.row) is type(cut.col) is int and cut.direction in DIRECTIONS
+    return type(cut.length) is type(cut.row) is type(cut.col) is int and cut.direction in DIRS
 
 
 def _reaches(start: Point, end: Point, direction: str) -> bool:

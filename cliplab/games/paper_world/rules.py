@@ -188,6 +188,9 @@ class PaperWorld(State):
     CODEC: ClassVar[ActionCodec] = ActionCodec(
         DrawObjective, DealCard, DealStart, TakeColour, TakeValue, Discard, PlaceCard, Scissors, EndTurn, Pass
     )
+    # A game is about 150 log entries, a hundred of them the deal: a snapshot every 64 keeps copying rare (in
+    # play and when a view is determinized) and a rewind short.
+    CHECKPOINT_EVERY: ClassVar[int] = 64
 
     def _setup(self) -> None:
         n = self.players
