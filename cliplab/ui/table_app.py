@@ -138,6 +138,7 @@ STYLE = """<style>
 #rendered_cells .jp-Cell { padding-top:0; }
 #rendered_cells .jp-Cell-outputWrapper { margin-top:0; }
 .tb-app .tb-side { max-height:210px; overflow-y:auto; }
+.tb-app .tb-breakdown-box { max-height:120px; overflow-y:auto; font-size:12px; line-height:1.3; }
 .tb-app .tb-help summary, .tb-app .tb-teach { white-space:nowrap; }
 </style>"""
 
@@ -1023,7 +1024,10 @@ class TableApp:
         )
         self.panel.children = [
             *self.picture.end_controls(self.screen_view(), self.view_seat),
-            w.HTML(f"<table class='tb-breakdown' style='width:100%'>{body}</table>"),
+            # In a box of its own height, so that the result, the players' table and New game stay on the screen.
+            w.HTML(
+                f"<div class='tb-breakdown-box'><table class='tb-breakdown' style='width:100%'>{body}</table></div>"
+            ),
             button("New game", "tb-again", self.show_setup, "primary"),
         ]
 
