@@ -1018,8 +1018,8 @@ class TableApp:
             + (f"<br><span class='tb-why'>{html.escape(why)}</span>" if why else "")
         )
         body = "".join(
-            f"<tr data-line='{html.escape(name, quote=True)}'><td>{html.escape(name)}</td>"
-            f"<td style='text-align:right'><b>{html.escape(value)}</b></td></tr>"
+            f"<tr data-line='{html.escape(name, quote=True)}'><td style='vertical-align:top'>{html.escape(name)}</td>"
+            f"<td style='text-align:right'>{self._end_value_html(value)}</td></tr>"
             for name, value in rows
         )
         self.panel.children = [
@@ -1030,6 +1030,14 @@ class TableApp:
             ),
             button("New game", "tb-again", self.show_setup, "primary"),
         ]
+
+    @staticmethod
+    def _end_value_html(value: str) -> str:
+        """A breakdown value with its total in bold and the lines behind it ("(goblins: 2; ...)") in small
+        plain type, so that a long breakdown reads as details of the total."""
+        total, bracket, lines = value.partition(" (")
+        details = f"<br><small style='font-weight:400'>({html.escape(lines)}</small>" if bracket else ""
+        return f"<b>{html.escape(total)}</b>{details}"
 
     # ----- undo, save and load -----------------------------------------------------------------------
 
