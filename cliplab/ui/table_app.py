@@ -138,6 +138,7 @@ STYLE = """<style>
 #rendered_cells .jp-Cell { padding-top:0; }
 #rendered_cells .jp-Cell-outputWrapper { margin-top:0; }
 .tb-app .tb-side { max-height:210px; overflow-y:auto; }
+.tb-app .tb-breakdown-box { max-height:120px; overflow-y:auto; font-size:12px; line-height:1.3; }
 .tb-app .tb-help summary, .tb-app .tb-teach { white-space:nowrap; }
 </style>"""
 
@@ -1017,15 +1018,26 @@ class TableApp:
             + (f"<br><span class='tb-why'>{html.escape(why)}</span>" if why else "")
         )
         body = "".join(
-            f"<tr data-line='{html.escape(name, quote=True)}'><td>{html.escape(name)}</td>"
-            f"<td style='text-align:right'><b>{html.escape(value)}</b></td></tr>"
+            f"<tr data-line='{html.escape(name, quote=True)}'><td style='vertical-align:top'>{html.escape(name)}</td>"
+            f"<td style='text-align:right'>{self._end_value_html(value)}</td></tr>"
             for name, value in rows
         )
         self.panel.children = [
             *self.picture.end_controls(self.screen_view(), self.view_seat),
-            w.HTML(f"<table class='tb-breakdown' style='width:100%'>{body}</table>"),
+            # In a box of its own height, so that the result, the players' table and New game stay on the screen.
+            w.HTML(
+                f"<div class='tb-breakdown-box'><table class='tb-breakdown' style='width:100%'>{body}</table></div>"
+            ),
             button("New game", "tb-again", self.show_setup, "primary"),
         ]
+
+    @staticmethod
+    def _end_value_html(value: str) -> str:
+        """A breakdown value with its total in bold and the lines behind it ("(goblins: 2; ...)") in small
+        plain type, so that a long breakdown reads as details of the total."""
+        total, bracket, lines = value.partition(" (")
+        details = f"<br><small style='font-weight:400'>({html.escape(lines)}</small>" if bracket else ""
+        return f"<b>{html.escape(total)}</b>{details}"
 
     # ----- undo, save and load -----------------------------------------------------------------------
 

@@ -32,7 +32,9 @@ def describe(
     floe = Board(
         "floe", "The floe", SIZE, SIZE, cells, edges, tokens, marks, clickable, previews=previews, coordinates="points"
     )
-    scores = ", ".join(f"player {seat}: {points}" for seat, points in enumerate(state.scores))
+    # Four players' scores in full words would make the picture wider than its place beside the table at 1280x720.
+    seat_name = "player {}" if len(state.scores) < 4 else "P{}"
+    scores = ", ".join(f"{seat_name.format(seat)}: {points}" for seat, points in enumerate(state.scores))
     status = f"Round {state.round}. Scores: {scores}"
     # Large (60 pixels a tile): the floe is shown to a room as often as to one player, and it still fits a
     # 1280x720 screen with the table beside it.
