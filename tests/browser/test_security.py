@@ -523,6 +523,8 @@ ALLOWED = {
     ("cliplab/engine/save.py", "save", "write_text"): "same path as above",
     ("cliplab/engine/save.py", "load", "open"): "a path from Python code (the dashboard loads by upload)",
     ("cliplab/engine/content.py", "read_toml", "open"): "a game's content file (see the content modules below)",
+    ("cliplab/kit.py", "how_to_play", "read_text"): "how_to_play.md in the package an installed game's entry point "
+    "names; the game is the one the dashboard's own code opened, never a name from the browser",
     ("cliplab/kit.py", "resolve", "importlib.import_module"): "a 'module:attr' named by an installed game's "
     "declaration, or a bot named by the person running `cliplab simulate` (bots by name are checked first)",
     # Every game's content module: its package's data folder from __file__, or a designer's file named from
