@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import errno
+import os
 import secrets
 import signal
 import socket
@@ -16,6 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 DEFAULT_PORT = 8866
+INTERRUPTED = 130  # the exit code of a command stopped by Ctrl-C or kill
 # A kernel no page is connected to is ended this long after its last activity: a page fetched and never
 # opened, or closed without asking for its kernel's end, leaves nothing behind. (A closing page asks.)
 DEFAULT_CULL_AFTER = 120
@@ -229,6 +231,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     comparing.set_defaults(run=compare)
     args = parser.parse_args(argv)
     result: int = args.run(args)
+    if result == INTERRUPTED and args.command in ("simulate", "compare") and argv is None:
+        # Stopped by Ctrl-C or kill from the command line: the finished chunks are saved, but the abandoned
+        # worker pool's feeder thread can stay blocked on a pipe its stopped workers no longer read, and
+        # Python would wait for that thread at exit for ever. Nothing is left to clean up: leave now.
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(result)
     return result
 
 
