@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 import json
 import re
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -127,9 +128,9 @@ class Dashboard:
         assert isinstance(game, Cutterland)
         return game
 
-    def start(self) -> dict[str, Any]:
+    def start(self, seats: Sequence[str] = SEATS) -> dict[str, Any]:
         self.app.locator(".tb-pace button", has_text="Fast").click()  # bots play on by themselves, quickly
-        for seat, kind in enumerate(SEATS):
+        for seat, kind in enumerate(seats):
             label = kind if kind == "person" else f"{kind} bot"
             self.app.locator(f".tb-seat-{seat} select").select_option(label=label)
         seed_box = self.app.locator(".tb-seed input")
@@ -290,13 +291,7 @@ def test_the_hunt_plays_on_the_board_step_by_step_as_the_engine_recorded_it(
     page.set_viewport_size({"width": 1280, "height": 720})
     dash = Dashboard(page, js_errors, artifacts_dir)
     dash.open(dashboard_url)
-    dash.app.locator(".tb-pace button", has_text="Fast").click()  # the bots play the game out by themselves
-    for seat in range(3):
-        dash.app.locator(f".tb-seat-{seat} select").select_option(label="heuristic bot")
-    seed_box = dash.app.locator(".tb-seed input")
-    seed_box.fill(str(SEED))
-    seed_box.press("Tab")
-    dash.click(dash.app.locator("button.tb-start"))
+    dash.start(seats=("heuristic",) * 3)  # the bots play the game out by themselves
     js_errors.wait_for(dash.app.locator(".tb-result"), timeout=KERNEL_TIMEOUT_MS)
     assert dash.snapshot()["result"], "the bots played the game to its end"
     game = dash.game()
