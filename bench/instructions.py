@@ -1,0 +1,152 @@
+"""Instructions per action of cliplab's engines next to OpenSpiel's pure-Python tic-tac-toe, counted by callgrind.
+
+On a shared machine the clock lies: other work takes the core. An instruction count does not depend on the
+load, so this script repeats bench/engine.py's comparison (seeded uniformly random games, fast and checked
+paths, OpenSpiel's python_tic_tac_toe as the peer) in CPU instructions instead of seconds.
+
+Each case runs twice under `valgrind --tool=callgrind`: once playing games 0..n-1 and once games 0..2n-1.
+The difference between the two counts is what games n..2n-1 cost, with start-up, imports and first-call
+warm-up cancelled out; dividing by the actions those games took gives instructions per action. The ratio
+column is tic-tac-toe's instructions per action over the game's: at or above 1.0 meets bench/engine.py's
+goal (actions per second at or above the peer's), as far as instructions stand for time.
+
+Run:  .venv/bin/python bench/instructions.py [--actions 1500] [--game NAME ...] [--checked-only | --fast-only]
+Needs valgrind (Debian package valgrind) and the bench extra (open_spiel).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+
+from cliplab.engine import games, spec
+
+# The program each callgrind run executes: plays seeded random games exactly as bench/engine.py does and
+# prints the number of actions taken.
+PLAYOUT = """
+import random, sys
+name, path, first, count = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+actions = 0
+if name == "tic_tac_toe":
+    import open_spiel.python.games, pyspiel
+    game = pyspiel.load_game("python_tic_tac_toe")
+    for seed in range(first, first + count):
+        rng, state = random.Random(seed), game.new_initial_state()
+        while not state.is_terminal():
+            state.apply_action(rng.choice(state.legal_actions()))
+            actions += 1
+else:
+    from cliplab.engine import spec
+    game = spec(name)
+    for seed in range(first, first + count):
+        rng, state = random.Random(seed), game.new(game.default_players, seed)
+        while not state.is_over():
+            for seat in state.to_move():
+                action = rng.choice(state.legal_actions(seat))
+                if path == "checked":
+                    state.apply(action, seat)
+                else:
+                    state.apply_fast(action, seat)
+                actions += 1
+print(actions)
+"""
+
+COLLECTED = re.compile(r"Collected\s*:\s*(\d+)")
+
+
+@dataclass
+class Count:
+    instructions: int
+    actions: int
+
+
+def run(name: str, path: str, games_played: int) -> Count:
+    """Instructions and actions of one callgrind run playing games 0..games_played-1."""
+    with tempfile.TemporaryDirectory() as scratch:
+        done = subprocess.run(
+            [
+                "valgrind",
+                "--tool=callgrind",
+                f"--callgrind-out-file={scratch}/out",
+                sys.executable,
+                "-c",
+                PLAYOUT,
+                name,
+                path,
+                "0",
+                str(games_played),
+            ],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+    found = COLLECTED.search(done.stderr)
+    if done.returncode != 0 or found is None:
+        raise RuntimeError(f"callgrind run of {name} ({path}) failed:\n{done.stderr[-2000:]}")
+    return Count(int(found.group(1)), int(done.stdout.split()[-1]))
+
+
+def actions_per_game(name: str) -> float:
+    """Average actions of a few seeded random games, played outside valgrind to size the runs."""
+    if name == "tic_tac_toe":
+        return 8.0
+    import random
+
+    game, total = spec(name), 0
+    for seed in range(3):
+        rng, state = random.Random(seed), game.new(game.default_players, seed)
+        while not state.is_over():
+            for seat in state.to_move():
+                state.apply_fast(rng.choice(state.legal_actions(seat)), seat)
+                total += 1
+    return total / 3
+
+
+def per_action(name: str, path: str, target_actions: int) -> tuple[float, int]:
+    """Marginal instructions per action, and the actions they were counted over."""
+    n = max(1, round(target_actions / actions_per_game(name)))
+    once, twice = run(name, path, n), run(name, path, 2 * n)
+    actions = twice.actions - once.actions
+    return (twice.instructions - once.instructions) / actions, actions
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--actions", type=int, default=1500, help="actions counted per figure (default 1500)")
+    parser.add_argument("--game", action="append", choices=games(), help="only this game (repeatable)")
+    which = parser.add_mutually_exclusive_group()
+    which.add_argument("--fast-only", action="store_true", help="only the fast path (apply_fast)")
+    which.add_argument("--checked-only", action="store_true", help="only the checked path (apply)")
+    args = parser.parse_args()
+    if shutil.which("valgrind") is None:
+        sys.exit("valgrind is not installed: apt-get install -y valgrind")
+
+    paths = ["fast", "checked"]
+    if args.fast_only:
+        paths = ["fast"]
+    if args.checked_only:
+        paths = ["checked"]
+    print(f"cliplab instruction counts (callgrind), {datetime.datetime.now().isoformat(timespec='seconds')}")
+    print(f"load average {os.getloadavg()[0]:.1f} (instruction counts do not depend on it)\n")
+    peer, peer_actions = per_action("tic_tac_toe", "fast", args.actions)
+    print(f"OpenSpiel python_tic_tac_toe: {peer:,.0f} instructions per action (over {peer_actions} actions)\n")
+    heads = "".join(f"  {path + ' instr/action':>22}  {'ratio':>6}" for path in paths)
+    print(f"{'game':<18}{heads}")
+    for name in args.game or games():
+        cells = ""
+        for path in paths:
+            cost, _ = per_action(name, path, args.actions)
+            cells += f"  {cost:>22,.0f}  {peer / cost:>5.2f}x"
+        print(f"{name:<18}{cells}", flush=True)
+    print("\nratio = tic-tac-toe's instructions per action / the game's; the goal is at or above 1.00x")
+
+
+if __name__ == "__main__":
+    main()
