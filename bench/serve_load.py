@@ -37,7 +37,18 @@ It also counts Voila's "Timeout waiting for IOPub output" warnings (a cell's out
 Voila waited for is dropped, and that visitor gets a page without the dashboard), and prints the
 machine's load average as the crowd starts and once it is served.
 
-Traffic stays on 127.0.0.1: the page's requests to other hosts (a CDN for icon fonts) are aborted.
+CPU time, to judge where a class's pages cost: the CPU seconds (user + system, from /proc) that every
+process spent from the moment the pages were asked for until the last of them was ready, by process: the
+Voila server, the pages' own kernels, the other kernels (the warm pool refilling), Chromium's renderers,
+Chromium's other processes (browser, GPU, network) and Playwright's driver. "Server side" is Voila and the
+kernels: what the class's server pays. "Browser side" is Chromium: here every page runs in one Chromium on
+the same cores as the server, while in a class each person's machine renders its own page; so the run's
+wall-clock times are those of a server that also draws all 30 screens. Each person has a browser context of
+their own, so each page downloads and compiles Voila's scripts (about 5 MB) as a first visit does.
+
+Traffic stays on 127.0.0.1: Chromium resolves no other host name (the page asks a CDN for icon fonts).
+Requests are not intercepted, which would switch Chromium's cache off and pass every request (about 100
+per page) through Playwright's driver.
 
     .venv/bin/python bench/serve_load.py [--pages N] [--actions N] [--settle S] [--pool N | DASHBOARD=N ...]
                                          [--cull-after S]
@@ -58,6 +69,7 @@ import tempfile
 import threading
 import time
 import urllib.request
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -78,6 +90,7 @@ CHROMIUM_ARGS = [
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
+    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
 ]
 DASHBOARD = "voila/render/click_crack.ipynb"
 SEATS = ["person", "random bot", "random bot"]
@@ -88,6 +101,7 @@ ANSWER_TIMEOUT_MS = 90_000
 QUIET_MS = 1000
 CLICK_TIMEOUT_MS = 20_000
 NOT_LOCAL = re.compile(r"^(https?|wss?)://(?!127\.0\.0\.1[:/])")
+KERNEL_ID = re.compile(r"kernel-([0-9a-f-]{36})\.json")
 
 # Runs before the page's own scripts: notes when "Start game" is first on screen (ms since navigation).
 READY_SCRIPT = """(() => {
@@ -304,7 +318,7 @@ class MemoryWatch(threading.Thread):
             cpu_s += cpu.user + cpu.system
             if "ipykernel" in cmdline:
                 alive += 1
-                found = re.search(r"kernel-([0-9a-f-]{36})\.json", cmdline)
+                found = KERNEL_ID.search(cmdline)
                 if found:
                     self.kernels[found.group(1)] = max(self.kernels.get(found.group(1), 0), _kib(status, "VmHWM"))
                 together += _kib(status, "VmRSS")
@@ -335,6 +349,70 @@ class MemoryWatch(threading.Thread):
         while not self.stopping.is_set():
             self.sample()
             self.stopping.wait(1.0)
+
+
+SERVER_SIDE = ["Voila server", "the pages' kernels", "other kernels (pool refill)"]
+BROWSER_SIDE = ["Chromium renderers", "Chromium browser, GPU, network"]
+CPU_KINDS = [*SERVER_SIDE, *BROWSER_SIDE, "Playwright driver"]
+
+
+def cpu_kind(cmdline: str, page_kernels: set[str]) -> str:
+    if "ipykernel" in cmdline:
+        found = KERNEL_ID.search(cmdline)
+        return CPU_KINDS[1] if found and found.group(1) in page_kernels else CPU_KINDS[2]
+    if "voila_server" in cmdline:
+        return CPU_KINDS[0]
+    if "chromium" in cmdline:
+        return CPU_KINDS[3] if "--type=renderer" in cmdline else CPU_KINDS[4]
+    return CPU_KINDS[5]
+
+
+def cpu_times(serve_pid: int) -> dict[int, tuple[float, str]]:
+    """CPU seconds (user + system) and command line of every process under the server and under this
+    script (Playwright's driver and its Chromium), by process id. A process that ends takes its time along."""
+    found: dict[int, tuple[float, str]] = {}
+    for root in (serve_pid, os.getpid()):
+        try:
+            processes = psutil.Process(root).children(recursive=True)
+        except psutil.Error:
+            continue
+        for process in processes:
+            try:
+                spent = process.cpu_times()
+                found[process.pid] = (spent.user + spent.system, " ".join(process.cmdline()))
+            except psutil.Error:
+                continue
+    return found
+
+
+def cpu_split(
+    before: dict[int, tuple[float, str]], after: dict[int, tuple[float, str]], page_kernels: set[str]
+) -> dict[str, float]:
+    """The CPU seconds spent between two readings of cpu_times, by kind of process (CPU_KINDS)."""
+    spent = dict.fromkeys(CPU_KINDS, 0.0)
+    for pid, (seconds, cmdline) in after.items():
+        spent[cpu_kind(cmdline, page_kernels)] += seconds - before.get(pid, (0.0, ""))[0]
+    return spent
+
+
+class Arrivals:
+    """Reads the CPU times when the last of `expected` pages is ready (or has failed)."""
+
+    def __init__(self, serve_pid: int, expected: int) -> None:
+        self.serve_pid, self.left = serve_pid, expected
+        self.before = cpu_times(serve_pid)
+        self.after = self.before
+        self.seconds = 0.0
+        self.started = time.monotonic()
+
+    def arrived(self) -> None:
+        self.left -= 1
+        if self.left == 0:
+            self.after = cpu_times(self.serve_pid)
+            self.seconds = time.monotonic() - self.started
+
+    def split(self, visits: list[Visit]) -> dict[str, float]:
+        return cpu_split(self.before, self.after, {v.kernel for v in visits if v.kernel})
 
 
 # --------------------------------------------------------------------------- one person at the dashboard
@@ -370,11 +448,13 @@ def _watch_errors(page: Page, visit: Visit) -> None:
     page.on("console", console)
 
 
-async def play(browser: Browser, base: str, name: str, actions: int, seed: int) -> Visit:
+async def play(
+    browser: Browser, base: str, name: str, actions: int, seed: int, arrived: Callable[[], None] = lambda: None
+) -> Visit:
+    """One person at the dashboard; `arrived` is called once the page is ready or has failed."""
     visit = Visit(name)
     context = await browser.new_context(viewport={"width": 1366, "height": 900})
     context.set_default_timeout(ANSWER_TIMEOUT_MS)
-    await context.route(NOT_LOCAL, lambda route: route.abort())
     await context.add_init_script(READY_SCRIPT)
     page = await context.new_page()
     _watch_errors(page, visit)
@@ -386,6 +466,7 @@ async def play(browser: Browser, base: str, name: str, actions: int, seed: int) 
         visit.kernel = await page.evaluate(
             "JSON.parse(document.getElementById('jupyter-config-data').textContent).kernelId"
         )
+        arrived()
         for seat, kind in enumerate(SEATS):
             await page.locator(f".tb-seat-{seat} select").select_option(label=kind)
         await page.locator(".tb-start").click()
@@ -426,6 +507,8 @@ async def play(browser: Browser, base: str, name: str, actions: int, seed: int) 
             visit.errors.append(f"the page showed {shown}")
         except Exception as failed:
             visit.errors.append(f"the page could not be read ({type(failed).__name__})")
+        if visit.kernel is None:
+            arrived()
     progress(f"{name}: {len(visit.clicks)} clicks, {len(visit.errors)} errors")
     return visit
 
@@ -484,7 +567,9 @@ async def run(args: argparse.Namespace) -> int:
                 waited = await memory.pool_ready(pool, log_path)
                 progress(f"server on port {port}; its {pool} warm kernels ready after {waited:.0f} s; one page alone")
                 # 1. One page alone.
-                alone = [await play(browser, base, "alone", args.actions, 0)]
+                alone_clock = Arrivals(process.pid, 1)
+                alone = [await play(browser, base, "alone", args.actions, 0, alone_clock.arrived)]
+                alone_cpu = alone_clock.split(alone)
                 memory.sample()
                 alone_kernels = {v.kernel: memory.kernels.get(v.kernel or "", 0) for v in alone}
                 await close_all(browser)
@@ -496,9 +581,14 @@ async def run(args: argparse.Namespace) -> int:
                 progress(f"{args.pages} pages at once ({counts.before} kernels running, load {load_before:.1f})")
                 # 2. N pages at once.
                 started = time.monotonic()
+                crowd_clock = Arrivals(process.pid, args.pages)
                 crowd = await asyncio.gather(
-                    *(play(browser, base, f"page {k + 1}", args.actions, k + 1) for k in range(args.pages))
+                    *(
+                        play(browser, base, f"page {k + 1}", args.actions, k + 1, crowd_clock.arrived)
+                        for k in range(args.pages)
+                    )
                 )
+                crowd_cpu = crowd_clock.split(crowd)
                 crowd_seconds = time.monotonic() - started
                 load_served = os.getloadavg()[0]
                 memory.sample()
@@ -525,6 +615,7 @@ async def run(args: argparse.Namespace) -> int:
             iopub_timeouts = log_path.read_text(errors="replace").count("Timeout waiting for IOPub output")
 
     print_table(args, alone, crowd, crowd_seconds, alone_kernels, crowd_kernels, heartbeat, memory)
+    print_cpu(args.pages, alone_cpu, crowd_cpu, crowd_clock.seconds)
     print(
         f"Kernel processes (their RSS together): {counts.before} ({mib(counts.before_kib)} MiB) before the pages "
         f"opened (the warm pool holds {pool}), at most {counts.most} "
@@ -598,6 +689,24 @@ def print_table(
         f"Voila server peak RSS {mib(memory.server_kib)} MiB; all kernels together at most "
         f"{mib(memory.together_kib)} MiB at one moment ({len(memory.kernels)} kernel processes seen, "
         "pool kernels included)."
+    )
+
+
+def print_cpu(pages: int, alone: dict[str, float], crowd: dict[str, float], crowd_ready_s: float) -> None:
+    rows = [(kind, alone[kind], crowd[kind] / pages) for kind in CPU_KINDS]
+    for side, kinds in (("server side (Voila + kernels)", SERVER_SIDE), ("browser side (Chromium)", BROWSER_SIDE)):
+        rows.append((side, sum(alone[k] for k in kinds), sum(crowd[k] for k in kinds) / pages))
+    width = max(len(name) for name, _, _ in rows)
+    print(f"\nCPU seconds per page, from the request until the last page was ready ({os.cpu_count()} CPUs)\n")
+    print(f"{'':{width}}  {'1 page alone':>16}  {f'{pages} pages at once':>18}")
+    for name, one, each in rows:
+        print(f"{name:{width}}  {one:>16.2f}  {each:>18.2f}")
+    server = sum(crowd[k] for k in SERVER_SIDE)
+    cores = os.cpu_count() or 1
+    print(
+        f"\nThe {pages} pages were all ready {crowd_ready_s:.1f} s after they were asked for. Their server side "
+        f"took {server:.1f} CPU-s ({server / cores:.1f} s of all {cores} cores); their browser side "
+        f"{sum(crowd[k] for k in BROWSER_SIDE):.1f} CPU-s, which a class spreads over its own machines."
     )
 
 
