@@ -46,12 +46,16 @@ the same cores as the server, while in a class each person's machine renders its
 wall-clock times are those of a server that also draws all 30 screens. Each person has a browser context of
 their own, so each page downloads and compiles Voila's scripts (about 5 MB) as a first visit does.
 
+Voila's loading spinner is stopped in the bench's pages (--spinner keeps it turning): it turns 60 times
+a second in every waiting page, which cost 0.07-0.13 CPU-s per page per second here (0.01 when still), so 30
+pages waiting together in one Chromium took more than both cores, which in a class is each machine's own.
+
 Traffic stays on 127.0.0.1: Chromium resolves no other host name (the page asks a CDN for icon fonts).
 Requests are not intercepted, which would switch Chromium's cache off and pass every request (about 100
 per page) through Playwright's driver.
 
     .venv/bin/python bench/serve_load.py [--pages N] [--actions N] [--settle S] [--pool N | DASHBOARD=N ...]
-                                         [--cull-after S]
+                                         [--cull-after S] [--spinner]
 """
 
 from __future__ import annotations
@@ -118,6 +122,13 @@ READY_SCRIPT = """(() => {
   const watcher = new MutationObserver(seen);
   watcher.observe(document, {childList: true, subtree: true, attributes: true});
   const timer = setInterval(seen, 50);
+})();"""
+
+# Stops Voila's loading spinner (a CSS animation) before the page has any content.
+STILL_SPINNER_SCRIPT = """(() => {
+  const still = new CSSStyleSheet();
+  still.replaceSync("#loading, #loading * { animation: none !important; }");
+  document.adoptedStyleSheets = [...document.adoptedStyleSheets, still];
 })();"""
 
 # Sets up the measurement of the next click: when the click event starts, then when the dashboard first
@@ -449,12 +460,15 @@ def _watch_errors(page: Page, visit: Visit) -> None:
 
 
 async def play(
-    browser: Browser, base: str, name: str, actions: int, seed: int, arrived: Callable[[], None] = lambda: None
+    browser: Browser, base: str, name: str, args: argparse.Namespace, seed: int, arrived: Callable[[], None]
 ) -> Visit:
     """One person at the dashboard; `arrived` is called once the page is ready or has failed."""
     visit = Visit(name)
+    actions = args.actions
     context = await browser.new_context(viewport={"width": 1366, "height": 900})
     context.set_default_timeout(ANSWER_TIMEOUT_MS)
+    if not args.spinner:
+        await context.add_init_script(STILL_SPINNER_SCRIPT)
     await context.add_init_script(READY_SCRIPT)
     page = await context.new_page()
     _watch_errors(page, visit)
@@ -568,7 +582,7 @@ async def run(args: argparse.Namespace) -> int:
                 progress(f"server on port {port}; its {pool} warm kernels ready after {waited:.0f} s; one page alone")
                 # 1. One page alone.
                 alone_clock = Arrivals(process.pid, 1)
-                alone = [await play(browser, base, "alone", args.actions, 0, alone_clock.arrived)]
+                alone = [await play(browser, base, "alone", args, 0, alone_clock.arrived)]
                 alone_cpu = alone_clock.split(alone)
                 memory.sample()
                 alone_kernels = {v.kernel: memory.kernels.get(v.kernel or "", 0) for v in alone}
@@ -583,10 +597,7 @@ async def run(args: argparse.Namespace) -> int:
                 started = time.monotonic()
                 crowd_clock = Arrivals(process.pid, args.pages)
                 crowd = await asyncio.gather(
-                    *(
-                        play(browser, base, f"page {k + 1}", args.actions, k + 1, crowd_clock.arrived)
-                        for k in range(args.pages)
-                    )
+                    *(play(browser, base, f"page {k + 1}", args, k + 1, crowd_clock.arrived) for k in range(args.pages))
                 )
                 crowd_cpu = crowd_clock.split(crowd)
                 crowd_seconds = time.monotonic() - started
@@ -732,6 +743,7 @@ def main() -> int:
         default=DEFAULT_CULL_AFTER,
         help=f"passed to `cliplab serve --cull-after` (default {DEFAULT_CULL_AFTER})",
     )
+    parser.add_argument("--spinner", action="store_true", help="keep Voila's loading spinner turning in the pages")
     args = parser.parse_args()
     if args.pages < 1 or args.actions < 0:
         parser.error("--pages must be at least 1 and --actions at least 0")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import time
 from pathlib import Path
 from typing import Any
 
@@ -26,22 +27,42 @@ from voila.voila_kernel_manager import voila_kernel_manager_factory
 
 GALLERY = "voila/render/index.ipynb"
 GAME_NAME = re.compile(r"[a-z][a-z0-9_]{0,63}")
+# A kernel handed out of a warm pool is replaced this long after, and the replacements start this far apart.
+REFILL_AFTER_S = 10.0
+REFILL_SPACING_S = 3.0
 
 
 def _handing_out_fresh_kernels(*args: Any, **kwargs: Any) -> type:
-    """Voila's kernel manager class, with a pool kernel's idle clock restarted when it is handed to a visitor.
+    """Voila's kernel manager class, with a pool kernel's idle clock restarted when it is handed to a visitor,
+    and the pool refilled after a class has opened its pages, one kernel at a time.
 
     A pool kernel keeps the last activity of when its notebook finished running. Voila never culls it while
     it waits in the pool, but once handed out it is judged by that old time: if it waited longer than the
     cull time, the next cull check ends it before a slow page has opened its websocket, and the page shows
     "The model for kernel id ... does not exist". Restarted at hand-out, the page gets the full cull time
     to connect, like a page whose kernel was started for it.
+
+    Voila starts a replacement kernel one second after each hand-out: when 30 pages open together, 30
+    kernels start and run the notebook while the server is sending those pages, about 2 CPU-seconds each,
+    ten times what serving a page costs. Here the first replacement starts REFILL_AFTER_S after the hand-out
+    and each further one REFILL_SPACING_S after the one before, so the crowd is served first and the refill
+    then takes about one core. A visitor beyond the pool waits for the earliest replacement.
     """
     managers: type = voila_kernel_manager_factory(*args, **kwargs)
     if not hasattr(managers, "get_rendered_notebook"):  # no pool (preheating off): nothing is handed out
         return managers
 
     class HandOutKernelManager(managers):
+        next_refill = 0.0  # time.monotonic() at which the next replacement kernel may start
+
+        def fill_if_needed(self, delay: float | None = None, *args: Any, **kwargs: Any) -> None:
+            if delay is None:  # a refill after a hand-out (the pool's first fill says 0)
+                now = time.monotonic()
+                start = max(now + REFILL_AFTER_S, self.next_refill)
+                self.next_refill = start + REFILL_SPACING_S
+                delay = start - now
+            super().fill_if_needed(delay, *args, **kwargs)
+
         async def get_rendered_notebook(self, *args: Any, **kwargs: Any) -> Any:
             handed_out = await super().get_rendered_notebook(*args, **kwargs)
             _render_task, _rendered, kernel_id = handed_out
