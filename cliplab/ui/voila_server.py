@@ -43,10 +43,11 @@ def _handing_out_fresh_kernels(*args: Any, **kwargs: Any) -> type:
     to connect, like a page whose kernel was started for it.
 
     Voila starts a replacement kernel one second after each hand-out: when 30 pages open together, 30
-    kernels start and run the notebook while the server is sending those pages, about 2 CPU-seconds each,
-    ten times what serving a page costs. Here the first replacement starts REFILL_AFTER_S after the hand-out
-    and each further one REFILL_SPACING_S after the one before, so the crowd is served first and the refill
-    then takes about one core. A visitor beyond the pool waits for the earliest replacement.
+    kernels start and run the notebook while the server is still sending those pages, each costing more
+    CPU than the page it replaces (docs/classroom.md). Here the first replacement starts REFILL_AFTER_S
+    after the hand-out and each further one REFILL_SPACING_S after the one before, so the crowd is served
+    first and the refill then takes part of one core. A visitor beyond the pool waits for the earliest
+    replacement.
     """
     managers: type = voila_kernel_manager_factory(*args, **kwargs)
     if not hasattr(managers, "get_rendered_notebook"):  # no pool (preheating off): nothing is handed out

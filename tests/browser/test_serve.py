@@ -349,6 +349,27 @@ def test_pool_sizes_reach_voila() -> None:
     assert "--pool_size=2" in command and "--GalleryVoila.pool_sizes=click_crack.ipynb=30" in command
 
 
+def test_a_warm_pool_is_refilled_after_a_crowd_one_kernel_at_a_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    from cliplab.ui import voila_server
+
+    delays: list[float] = []
+
+    class PooledManager:  # what Voila's factory returns with preheating on, as far as the refill goes
+        async def get_rendered_notebook(self) -> None: ...
+
+        def fill_if_needed(self, delay: float | None = None, **kwargs: object) -> None:
+            delays.append(delay if delay is not None else -1.0)
+
+    monkeypatch.setattr(voila_server, "voila_kernel_manager_factory", lambda *args, **kwargs: PooledManager)
+    manager = voila_server._handing_out_fresh_kernels()()
+    manager.fill_if_needed(delay=0, notebook_name="click_crack.ipynb")  # the pool's first fill, at start
+    for _ in range(4):  # four pages handed out together
+        manager.fill_if_needed(delay=None, notebook_name="click_crack.ipynb")
+    assert delays[0] == 0, "the first fill starts at once"
+    after, spacing = voila_server.REFILL_AFTER_S, voila_server.REFILL_SPACING_S
+    assert delays[1:] == pytest.approx([after + k * spacing for k in range(4)], abs=0.5)
+
+
 def test_closing_a_page_ends_its_kernel_at_once(tmp_path: Path, browser) -> None:
     port = _free_port()
     process = _serve(tmp_path, f"--port={port}", "--cull-after=600")  # so no cull can be what ends it
