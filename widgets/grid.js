@@ -18,6 +18,9 @@ const SVG_NS = "http://www.w3.org/2000/svg";
 const KINDS = ["cell", "segment", "point"];
 const MODE_NAMES = { cell: "Cells", segment: "Segments", point: "Points", piece: "Pieces" };
 const DRAG_START_PX = 6;
+// A new picture with up to this many changed attributes and nodes is patched into the page's; one with more
+// (most of a large board recoloured) is swapped in whole, which is then quicker than changing each node.
+const PATCH_LIMIT = 60;
 const TRAY = "\u0000tray"; // focus "board" standing for the tray of pieces (not a valid board id)
 // The viewer's own zoom on top of the scale a game draws at (a projector wants it larger). The board keeps
 // its scale whatever sits beside it; a board wider than its place scrolls instead of shrinking.
@@ -266,7 +269,8 @@ function render({ model, el }) {
     hover = null;
     ghost = null;
     noticeMark = null;
-    if (fresh && svg && host.childNodes.length === 1 && parser.content.childNodes.length === 1) {
+    const patchable = fresh && svg && host.childNodes.length === 1 && parser.content.childNodes.length === 1;
+    if (patchable && differences(svg, fresh, PATCH_LIMIT) <= PATCH_LIMIT) {
       patch(svg, fresh);
     } else {
       host.replaceChildren(...parser.content.childNodes);
@@ -299,7 +303,7 @@ function render({ model, el }) {
   function patch(old, fresh) {
     patchAttributes(old, fresh);
     // Our overlay (always last, so drawn on top) is not part of the markup: it is left where it is.
-    const overlay = old.querySelector(":scope > .cl-overlay");
+    const overlay = old.lastChild?.classList?.contains("cl-overlay") ? old.lastChild : null;
     const olds = [...old.childNodes].filter((n) => n !== overlay);
     const news = [...fresh.childNodes];
     news.forEach((node, i) => {
@@ -310,6 +314,26 @@ function render({ model, el }) {
       else if (was.nodeValue !== node.nodeValue) was.nodeValue = node.nodeValue;
     });
     for (const extra of olds.slice(news.length)) extra.remove();
+  }
+
+  /** How many attributes and nodes `patch` would change (counting stops above `limit`); reads only. */
+  function differences(old, fresh, limit) {
+    let count = 0;
+    for (const { name } of old.attributes) if (!fresh.hasAttribute(name)) count++;
+    for (const { name, value } of fresh.attributes) if (old.getAttribute(name) !== value) count++;
+    const overlay = old.lastChild?.classList?.contains("cl-overlay") ? old.lastChild : null;
+    const olds = old.childNodes;
+    const news = fresh.childNodes;
+    const mine = olds.length - (overlay ? 1 : 0);
+    count += Math.abs(mine - news.length);
+    for (let i = 0; i < Math.min(mine, news.length) && count <= limit; i++) {
+      const was = olds[i];
+      const node = news[i];
+      if (was.nodeName !== node.nodeName) count++;
+      else if (node.nodeType === Node.ELEMENT_NODE) count += differences(was, node, limit - count);
+      else if (was.nodeValue !== node.nodeValue) count++;
+    }
+    return count;
   }
 
   function patchAttributes(old, fresh) {
