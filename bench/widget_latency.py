@@ -183,8 +183,9 @@ async ({ n, kind, start, gap }) => {
       const board = kind === "redraw" ? '[data-board="sheet"] ' : "";
       const selector = `${board}g[data-kind=cell][data-r="${r}"][data-c="${c}"]`;
       target = root.querySelector(`${selector} > rect`);
-      // Grid: the cell's fill; redraw: the <svg> element itself (every redraw swaps it).
-      read = kind === "redraw" ? () => root.querySelector("svg")
+      // Grid: the cell's fill; redraw: data-revision (set once the new picture is drawn, even where the
+      // patch leaves that cell as it was).
+      read = kind === "redraw" ? () => root.dataset.revision
         : () => root.querySelector(`${selector} > rect`)?.getAttribute("fill");
       watched = root;
     }

@@ -18,6 +18,9 @@ const SVG_NS = "http://www.w3.org/2000/svg";
 const KINDS = ["cell", "segment", "point"];
 const MODE_NAMES = { cell: "Cells", segment: "Segments", point: "Points", piece: "Pieces" };
 const DRAG_START_PX = 6;
+// A new picture with up to this many changed attributes and nodes is patched into the page's; one with more
+// (most of a large board recoloured) is swapped in whole, which is then quicker than changing each node.
+const PATCH_LIMIT = 60;
 const TRAY = "\u0000tray"; // focus "board" standing for the tray of pieces (not a valid board id)
 // The viewer's own zoom on top of the scale a game draws at (a projector wants it larger). The board keeps
 // its scale whatever sits beside it; a board wider than its place scrolls instead of shrinking.
@@ -176,6 +179,7 @@ function render({ model, el }) {
   let noticeChanged = false;
   let syncQueued = false;
   let lastAnnounced = "";
+  let toolbarWording = null; // what the hint, the legend and the Mode button last said (see updateToolbar)
   let zoom = savedZoom();
 
   function guard(handler) {
@@ -242,7 +246,8 @@ function render({ model, el }) {
 
   function drawSvg() {
     const started = performance.now();
-    // One parse of the whole markup (inert, in a template), then one swap into the page. The scene's
+    // One parse of the whole markup (inert, in a template), then the page's picture is patched to match
+    // it (the first picture, or one that is not a single <svg>, is swapped in whole). The scene's
     // <style> is the same text every time: it is kept in one <style> of ours and only rewritten when it
     // changes, so a redraw does not add and remove a style sheet (which restyles the whole page).
     parser.innerHTML = model.get("svg") || "";
@@ -252,18 +257,31 @@ function render({ model, el }) {
       const css = [...sheets].map((n) => n.textContent).join("\n");
       for (const n of sheets) n.remove();
       if (sceneStyle.textContent !== css) sceneStyle.textContent = css;
+      // Sized and marked as it will be shown, so that patching leaves an unchanged <svg> element untouched.
+      fresh.setAttribute("focusable", "false");
+      sizeSvg(fresh);
     }
-    host.replaceChildren(...parser.content.childNodes);
-    svg = host.querySelector("svg");
+    // Our overlays stay where the patch keeps their board (the focus ring is moved, not redrawn); what
+    // else they hold belonged to the old picture and is drawn again if it still applies.
+    hover?.ring?.remove();
+    ghost?.el.remove();
+    noticeMark?.remove();
     hover = null;
     ghost = null;
     noticeMark = null;
-    applyZoom();
-    if (svg) {
-      svg.setAttribute("focusable", "false");
+    const patchable = fresh && svg && host.childNodes.length === 1 && parser.content.childNodes.length === 1;
+    if (patchable && differences(svg, fresh, PATCH_LIMIT) <= PATCH_LIMIT) {
+      patch(svg, fresh);
+    } else {
+      host.replaceChildren(...parser.content.childNodes);
+    }
+    parser.innerHTML = "";
+    svg = host.querySelector("svg");
+    showZoom();
+    if (svg && rootOverlay?.parentNode !== svg) {
       rootOverlay = svgEl("g", { class: "cl-overlay cl-root-overlay", "aria-hidden": "true" });
       svg.append(rootOverlay);
-    } else {
+    } else if (!svg) {
       rootOverlay = null;
     }
     readBoards();
@@ -279,18 +297,70 @@ function render({ model, el }) {
     root.dataset.renderMs = (performance.now() - started).toFixed(2);
   }
 
+  /** Makes `old` the same as `fresh` (both elements of one name) by changing only what differs: a click
+   * that recolours one cell then restyles that cell, not the whole picture, and the elements the pointer
+   * and the focus are on stay the same. `fresh`'s nodes may be moved into `old`. */
+  function patch(old, fresh) {
+    patchAttributes(old, fresh);
+    // Our overlay (always last, so drawn on top) is not part of the markup: it is left where it is.
+    const overlay = old.lastChild?.classList?.contains("cl-overlay") ? old.lastChild : null;
+    const olds = [...old.childNodes].filter((n) => n !== overlay);
+    const news = [...fresh.childNodes];
+    news.forEach((node, i) => {
+      const was = olds[i];
+      if (was === undefined) old.insertBefore(node, overlay);
+      else if (was.nodeName !== node.nodeName) was.replaceWith(node);
+      else if (node.nodeType === Node.ELEMENT_NODE) patch(was, node);
+      else if (was.nodeValue !== node.nodeValue) was.nodeValue = node.nodeValue;
+    });
+    for (const extra of olds.slice(news.length)) extra.remove();
+  }
+
+  /** How many attributes and nodes `patch` would change (counting stops above `limit`); reads only. */
+  function differences(old, fresh, limit) {
+    let count = 0;
+    for (const { name } of old.attributes) if (!fresh.hasAttribute(name)) count++;
+    for (const { name, value } of fresh.attributes) if (old.getAttribute(name) !== value) count++;
+    const overlay = old.lastChild?.classList?.contains("cl-overlay") ? old.lastChild : null;
+    const olds = old.childNodes;
+    const news = fresh.childNodes;
+    const mine = olds.length - (overlay ? 1 : 0);
+    count += Math.abs(mine - news.length);
+    for (let i = 0; i < Math.min(mine, news.length) && count <= limit; i++) {
+      const was = olds[i];
+      const node = news[i];
+      if (was.nodeName !== node.nodeName) count++;
+      else if (node.nodeType === Node.ELEMENT_NODE) count += differences(was, node, limit - count);
+      else if (was.nodeValue !== node.nodeValue) count++;
+    }
+    return count;
+  }
+
+  function patchAttributes(old, fresh) {
+    for (const { name } of [...old.attributes]) if (!fresh.hasAttribute(name)) old.removeAttribute(name);
+    for (const { name, value } of fresh.attributes) if (old.getAttribute(name) !== value) old.setAttribute(name, value);
+  }
+
   /** The picture at the game's own scale times the viewer's zoom (Python gives the former as max-width). */
   function applyZoom() {
+    showZoom();
+    if (svg) sizeSvg(svg);
+  }
+
+  function showZoom() {
     root.dataset.zoom = String(zoom);
-    zoomValue.textContent = `${Math.round(zoom * 100)}%`;
+    const percent = `${Math.round(zoom * 100)}%`;
+    if (zoomValue.textContent !== percent) zoomValue.textContent = percent;
     zoomOut.disabled = zoom === ZOOMS[0];
     zoomIn.disabled = zoom === ZOOMS[ZOOMS.length - 1];
-    if (!svg) return;
-    if (svg.dataset.naturalWidth === undefined) svg.dataset.naturalWidth = String(parseFloat(svg.style.maxWidth));
-    const natural = Number(svg.dataset.naturalWidth);
+  }
+
+  function sizeSvg(node) {
+    if (node.dataset.naturalWidth === undefined) node.dataset.naturalWidth = String(parseFloat(node.style.maxWidth));
+    const natural = Number(node.dataset.naturalWidth);
     if (!Number.isFinite(natural)) return;
-    svg.style.width = `${(natural * zoom).toFixed(1)}px`;
-    svg.style.maxWidth = "none";
+    node.style.width = `${(natural * zoom).toFixed(1)}px`;
+    node.style.maxWidth = "none";
   }
 
   function changeZoom(step) {
@@ -409,8 +479,13 @@ function render({ model, el }) {
   let focusPreview = null; // the focused place's preview (grid.css shows it only while keys are in use)
 
   function drawFocus() {
-    if (focusRing) focusRing.remove();
+    const oldRing = focusRing;
     focusRing = null;
+    placeFocus(oldRing);
+    if (oldRing && oldRing !== focusRing) oldRing.remove();
+  }
+
+  function placeFocus(oldRing) {
     if (focusedEl) focusedEl.classList.remove("cl-focused");
     focusedEl = null;
     focusPreview?.classList.remove("cl-preview-focus");
@@ -440,13 +515,21 @@ function render({ model, el }) {
     const board = boards.get(focus.board);
     if (!board) return;
     const [r, c, r2, c2] = focus.kind === "segment" ? segmentEnds() : [focus.r, focus.c, 0, 0];
-    focusRing = svgEl("g", { class: "cl-focus-ring", "data-kind": focus.kind });
+    const ring = svgEl("g", { class: "cl-focus-ring", "data-kind": focus.kind });
     for (const part of ["cl-halo", "cl-ring"]) {
       const shape = shapeFor(focus.kind, r, c, r2, c2, 2);
       shape.setAttribute("class", part);
-      focusRing.append(shape);
+      ring.append(shape);
     }
-    board.overlay.append(focusRing);
+    if (oldRing?.parentNode === board.overlay && oldRing.dataset.kind === focus.kind) {
+      // Moved rather than drawn again: taking an element out of the picture costs more than a click's
+      // whole handling.
+      [...ring.children].forEach((shape, i) => patchAttributes(oldRing.children[i], shape));
+      focusRing = oldRing;
+    } else {
+      board.overlay.append(ring);
+      focusRing = ring;
+    }
     focusedEl = findTarget(board, focus.kind, r, c, r2, c2);
     if (focusedEl) focusedEl.classList.add("cl-focused");
     focusPreview = previewFor(board, focusedEl);
@@ -492,6 +575,7 @@ function render({ model, el }) {
   /** The words of a preview in the toolbar, in place of the key hint (none: the hint comes back). */
   function showNote(preview) {
     const note = preview?.getAttribute("data-note") || "";
+    if (previewNote.textContent === note) return;
     previewNote.textContent = note;
     previewNote.title = note;
     root.classList.toggle("cl-noting", note !== "");
@@ -520,25 +604,32 @@ function render({ model, el }) {
     if (order.length + (pieceOrder.length ? 1 : 0) > 1) acting.push("board");
     if (pieceOrder.length || held) acting.push("rotate");
     acting.push("zoom", "legend", "escape");
-    hint.textContent = acting.map((k) => KEY_WORDS[k][1]).join(" \u00b7 ");
-    hint.title = acting.map((k) => `${KEY_WORDS[k][0]}: ${KEY_WORDS[k][2]}`).join("\n");
-    const listed = acting.map((k) => [KEY_WORDS[k][0], KEY_WORDS[k][2]]);
-    if (!modeButton.hidden) listed.push(["Mode", `now ${MODE_NAMES[focus.kind]}: the arrows move over ${MODE_WORDS[focus.kind]}`]);
-    keysList.replaceChildren(...listed.flatMap(([key, words]) => [htmlEl("dt", {}, key), htmlEl("dd", {}, words)]));
-    modeButton.dataset.mode = focus.kind;
-    modeButton.textContent = "";
-    modeButton.append(
-      htmlEl("span", { class: "cl-mode-label" }, "Mode:"), " ",
-      htmlEl("span", { class: "cl-mode-value" }, MODE_NAMES[focus.kind] || focus.kind),
-    );
-    modeButton.setAttribute("aria-label", `Mode: ${MODE_NAMES[focus.kind] || focus.kind}. Change with M.`);
-    modeButton.title = `The arrow keys move over ${MODE_WORDS[focus.kind] || focus.kind}; click or press M to change`;
+    // Called on every click and redraw: the words are rebuilt only when they would read differently, so
+    // a click does not restyle and relayout the toolbar for nothing.
+    const wording = `${acting.join(" ")}|${modeButton.hidden}|${focus.kind}`;
+    if (wording !== toolbarWording) {
+      toolbarWording = wording;
+      hint.textContent = acting.map((k) => KEY_WORDS[k][1]).join(" \u00b7 ");
+      hint.title = acting.map((k) => `${KEY_WORDS[k][0]}: ${KEY_WORDS[k][2]}`).join("\n");
+      const listed = acting.map((k) => [KEY_WORDS[k][0], KEY_WORDS[k][2]]);
+      if (!modeButton.hidden) listed.push(["Mode", `now ${MODE_NAMES[focus.kind]}: the arrows move over ${MODE_WORDS[focus.kind]}`]);
+      keysList.replaceChildren(...listed.flatMap(([key, words]) => [htmlEl("dt", {}, key), htmlEl("dd", {}, words)]));
+      modeButton.dataset.mode = focus.kind;
+      modeButton.textContent = "";
+      modeButton.append(
+        htmlEl("span", { class: "cl-mode-label" }, "Mode:"), " ",
+        htmlEl("span", { class: "cl-mode-value" }, MODE_NAMES[focus.kind] || focus.kind),
+      );
+      modeButton.setAttribute("aria-label", `Mode: ${MODE_NAMES[focus.kind] || focus.kind}. Change with M.`);
+      modeButton.title = `The arrow keys move over ${MODE_WORDS[focus.kind] || focus.kind}; click or press M to change`;
+    }
     rotateButton.hidden = pieceOrder.length === 0 && !held;
     rotateButton.disabled = !held;
     rotateButton.dataset.turns = held ? String(held.turns) : "0";
     root.dataset.held = held ? held.piece : "";
     root.dataset.turns = held ? String(held.turns) : "0";
-    heldInfo.textContent = held ? `Holding ${pieceName(held.piece)}${held.turns ? `, turned ${held.turns * 90}\u00b0` : ""}` : "";
+    const holding = held ? `Holding ${pieceName(held.piece)}${held.turns ? `, turned ${held.turns * 90}\u00b0` : ""}` : "";
+    if (heldInfo.textContent !== holding) heldInfo.textContent = holding;
     for (const [id, pieceEl] of pieces) pieceEl.classList.toggle("cl-held", Boolean(held && held.piece === id));
   }
 
