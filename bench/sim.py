@@ -4,12 +4,16 @@ Dask against local processes on the same batch, and whether 10,000 random-bot ga
 finish in under a minute on this machine.
 
 Figures are full `simulate` calls (result rows, tables and all), with the worker pool or Dask cluster
-already started; their start-up is reported on its own. Each figure is the median of --repeats batches
+already started and each line-up's code loaded in them (a few untimed games first); their start-up is
+reported on its own. Each figure is the median of --repeats batches
 (min-max beside it). The goals: 2 workers give at least 1.8x the games per second of one, and 10,000
 random games take under 60 s (that one includes starting the workers). When a game misses the 60 s goal,
 a profile of its random games (in this process) shows where the time goes.
 
-Run:  .venv/bin/python bench/sim.py [--repeats 3] [--random-games 1000] [--default-games 12] [--skip-10k]
+Default bots play 24 games per batch: their games are long and uneven, and with 12 (6 per worker) the last
+game or two decided the time while the other worker had nothing left to play.
+
+Run:  .venv/bin/python bench/sim.py [--repeats 3] [--random-games 1000] [--default-games 24] [--skip-10k]
 The machine's load average is printed: on a shared machine other work takes CPU from the workers, so
 beside games per second (wall clock) the table gives games per CPU-second (this process and its workers,
 from /proc), and from it the games per second the run would reach if the cores were free.
@@ -131,7 +135,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3, help="timed batches per figure (default 3)")
     parser.add_argument("--random-games", type=int, default=1000, help="games per batch, random bots (1000)")
-    parser.add_argument("--default-games", type=int, default=12, help="games per batch, default bots (12)")
+    parser.add_argument("--default-games", type=int, default=24, help="games per batch, default bots (24)")
     parser.add_argument("--skip-10k", action="store_true", help="skip the 10,000-game check")
     parser.add_argument("--skip-dask", action="store_true", help="skip Dask")
     args = parser.parse_args()
@@ -158,6 +162,9 @@ def main() -> int:
     for name in games():
         for bots, count in lineups:
             label = make_setup(name, bots).bots_text.split(",")[0]
+            # Untimed: the game and bots are imported in this process and in both workers.
+            simulate(name, bots, 1, 999, workers=1, progress=False)
+            simulate(name, bots, 4, 999, workers=2, chunk_size=1, progress=False)
             # 1 worker plays in this process; 2 workers is the local process pool (simulate's defaults).
             together = [Row(name, label, "1 worker", count), Row(name, label, "2 workers", count)]
             runs = [

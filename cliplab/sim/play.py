@@ -17,7 +17,8 @@ Game-specific numbers come from the game's declaration (`cliplab.kit.declaration
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import math
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -187,9 +188,42 @@ def play_game(setup: Setup, run_seed: int, index: int) -> tuple[State, dict[str,
     return state, row
 
 
-def play_chunk(setup: Setup, run_seed: int, start: int, stop: int) -> list[dict[str, Any]]:
-    """Result rows of games start..stop-1 (what a worker runs)."""
-    return [play_game(setup, run_seed, index)[1] for index in range(start, stop)]
+Columns = dict[str, list[Any]]
 
 
-__all__ = ["EXECUTORS", "Setup", "SimulationError", "game_seeds", "make_setup", "play_chunk", "play_game"]
+def merge(parts: Iterable[Columns]) -> Columns:
+    """Result columns one after the other (a column missing from a part is NaN there, as pandas does)."""
+    found: Columns = {}
+    count = 0
+    for part in parts:
+        for key, values in part.items():
+            found.setdefault(key, [math.nan] * count).extend(values)
+        count += len(next(iter(part.values()), ()))
+        for values in found.values():
+            values.extend([math.nan] * (count - len(values)))
+    return found
+
+
+def columns(rows: Iterable[Mapping[str, Any]]) -> Columns:
+    """Result rows as one list per column."""
+    return merge({key: [value] for key, value in row.items()} for row in rows)
+
+
+def play_chunk(setup: Setup, run_seed: int, start: int, stop: int) -> Columns:
+    """Result columns of games start..stop-1: what a worker runs and sends back. Columns pickle in less
+    time and space than rows, and leave the process that collects the chunks no work per game."""
+    return columns(play_game(setup, run_seed, index)[1] for index in range(start, stop))
+
+
+__all__ = [
+    "EXECUTORS",
+    "Columns",
+    "Setup",
+    "SimulationError",
+    "columns",
+    "game_seeds",
+    "make_setup",
+    "merge",
+    "play_chunk",
+    "play_game",
+]

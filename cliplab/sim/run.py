@@ -23,7 +23,7 @@ import pandas as pd
 from tqdm.auto import tqdm
 
 from .bots import BotSpec
-from .play import EXECUTORS, Setup, SimulationError, make_setup, play_chunk
+from .play import EXECUTORS, Columns, Setup, SimulationError, make_setup, merge, play_chunk
 from .store import Store, tidy, to_frame
 
 if TYPE_CHECKING:
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 
 Executor = Literal["inline", "processes", "dask"]
 MAX_CHUNK = 250  # games per chunk at most, by default: what an interruption can cost
-Results = Iterator[tuple[int, int, list[dict[str, Any]]]]
+Results = Iterator[tuple[int, int, Columns]]
 
 
 def chunks(indices: Sequence[int], size: int) -> list[tuple[int, int]]:
@@ -45,9 +45,21 @@ def chunks(indices: Sequence[int], size: int) -> list[tuple[int, int]]:
     return found
 
 
-def default_chunk_size(games: int, workers: int) -> int:
-    """About eight chunks per worker (so work evens out), at most MAX_CHUNK games each."""
-    return max(1, min(MAX_CHUNK, math.ceil(games / (8 * max(1, workers)))))
+def default_chunks(indices: Sequence[int], workers: int) -> list[tuple[int, int]]:
+    """Chunks that keep every worker busy to the end: each takes 1/(2 x workers) of the games still to
+    hand out (at most MAX_CHUNK), so they shrink as the run goes on and the last ones, which decide when
+    the run ends, are small (about 1/64 of a worker's share, at least one game). Workers take chunks in
+    this order, so a worker that drew long games simply takes fewer of the small ones."""
+    parts = max(1, workers)
+    least = max(1, len(indices) // (64 * parts))
+    found: list[tuple[int, int]] = []
+    first = 0
+    while first < len(indices):
+        size = min(MAX_CHUNK, max(least, math.ceil((len(indices) - first) / (2 * parts))))
+        start, stop = chunks(indices[first : first + size], size)[0]  # up to a gap in the indices
+        found.append((start, stop))
+        first += stop - start
+    return found
 
 
 def _process_context() -> multiprocessing.context.BaseContext:
@@ -81,7 +93,7 @@ def _stop_pool(workers: int, pool: ProcessPoolExecutor) -> None:
             os.kill(pid, signal.SIGTERM)
 
 
-Pending = dict[Future[list[dict[str, Any]]], tuple[int, int]]
+Pending = dict[Future[Columns], tuple[int, int]]
 
 
 def _submit_all(
@@ -205,9 +217,10 @@ def simulate(
     frames = [saved] if saved is not None else []
     have = set(saved["game_index"]) if saved is not None else set()
     todo = [index for index in range(games) if index not in have]
-    size = chunk_size or default_chunk_size(len(todo), workers if executor != "inline" else 1)
-    work = chunks(todo, size)
+    parallel = workers if executor != "inline" else 1
+    work = chunks(todo, chunk_size) if chunk_size else default_chunks(todo, parallel)
     done = games - len(todo)
+    played: list[tuple[int, Columns]] = []
 
     if work:
         opened = (
@@ -220,17 +233,20 @@ def simulate(
         bar = tqdm(total=games, initial=done, unit="game", desc=setup.game, disable=not progress, file=sys.stderr)
         try:
             with opened as results:
-                for start, stop, records in results:
-                    frame = to_frame(records)
+                for start, stop, part in results:
+                    # Kept as the worker sent it: the table is built once, at the end.
                     if store is not None:
-                        store.save_part(frame, start, stop)
-                    frames.append(frame)
+                        store.save_part(to_frame(part), start, stop)
+                    played.append((start, part))
                     done += stop - start
                     bar.update(stop - start)
                     if on_chunk is not None:
                         on_chunk(done, games)
         finally:
             bar.close()
+    if played:
+        played.sort(key=lambda pair: pair[0])
+        frames.append(to_frame(merge(part for _, part in played)))
 
     table = tidy(pd.concat(frames, ignore_index=True)) if frames else to_frame([])
     if store is not None and (work or store.parts.is_dir() or not store.path.exists()):
@@ -238,4 +254,4 @@ def simulate(
     return table[table["game_index"] < games].reset_index(drop=True) if len(table) else table
 
 
-__all__ = ["EXECUTORS", "Executor", "chunks", "default_chunk_size", "shutdown_pools", "simulate"]
+__all__ = ["EXECUTORS", "Executor", "chunks", "default_chunks", "shutdown_pools", "simulate"]

@@ -20,7 +20,7 @@ from typing import Any
 
 import pandas as pd
 
-from .play import SimulationError
+from .play import Columns, SimulationError, columns
 
 CONFIG_COLUMNS = ("game", "variant", "options", "players", "bots", "run_seed")
 STRING_COLUMNS = ("game", "variant", "options", "bots", "termination")
@@ -59,8 +59,9 @@ def tidy(frame: pd.DataFrame) -> pd.DataFrame:
     return frame
 
 
-def to_frame(records: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
-    return tidy(pd.DataFrame.from_records(list(records)))
+def to_frame(records: Iterable[Mapping[str, Any]] | Columns) -> pd.DataFrame:
+    """A result table from result rows or from result columns (what `play_chunk` gives)."""
+    return tidy(pd.DataFrame(records if isinstance(records, dict) else columns(records)))
 
 
 def write(frame: pd.DataFrame, path: Path) -> None:

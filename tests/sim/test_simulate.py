@@ -13,7 +13,8 @@ from cliplab.bots import RandomBot, play
 from cliplab.engine import CHANCE, OptionError, new_game
 from cliplab.kit import declaration
 from cliplab.sim import SimulationError, bot_names, game_seeds, make_setup, play_game, read, simulate
-from cliplab.sim.run import chunks
+from cliplab.sim.play import columns, merge
+from cliplab.sim.run import chunks, default_chunks
 
 GAME = "click_crack"
 SHORT = {"round_limit": 6}  # shorter games keep the tests fast; some end by the limit (timeouts)
@@ -141,6 +142,22 @@ def test_chunks_are_runs_of_consecutive_games() -> None:
     assert chunks([0, 1, 2, 3, 4], 2) == [(0, 2), (2, 4), (4, 5)]
     assert chunks([1, 2, 5, 6, 7], 10) == [(1, 3), (5, 8)]
     assert chunks([], 3) == []
+
+
+def test_default_chunks_shrink_towards_the_end_and_cover_every_game() -> None:
+    found = default_chunks(list(range(1000)), 2)
+    sizes = [stop - start for start, stop in found]
+    assert sizes[0] == 250 and sizes == sorted(sizes, reverse=True) and sizes[-2] <= 7
+    assert [index for start, stop in found for index in range(start, stop)] == list(range(1000))
+    assert default_chunks([0, 1, 2, 5, 6, 7, 8, 9], 1) == [(0, 3), (5, 8), (8, 9), (9, 10)]
+    assert default_chunks([], 2) == []
+
+
+def test_result_columns_merge_as_pandas_joins_rows() -> None:
+    rows = [{"a": 1, "b": [2]}, {"a": 3, "c": "x"}, {"b": [], "a": 5}]
+    merged = merge([columns(rows[:1]), columns(rows[1:])])
+    assert list(merged) == ["a", "b", "c"]
+    pd.testing.assert_frame_equal(pd.DataFrame(merged), pd.DataFrame.from_records(rows))
 
 
 class _Stop(Exception):
