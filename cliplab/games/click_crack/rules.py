@@ -533,13 +533,14 @@ class ClickCrack(State):
 
     def to_move(self) -> tuple[int, ...]:
         phase = self.phase
+        # The phases most actions are taken in come first.
+        if phase == "perform" or phase == "push" or phase == "break":
+            return ((self.start + self.actor_offset) % self.config.players,)
         if phase == "place":
             return (_placement_order(self.start, self.players, self.option("placement_order") == "snake")[self.placed],)
         if phase == "program":
             secret = self.secret_at
             return tuple(s for s in range(self.players) if s not in secret and self.has_penguins(s))
-        if phase in ("perform", "push", "break"):
-            return (self.active,)
         return ()
 
     def _chance(self) -> ChanceNode | None:
@@ -563,7 +564,10 @@ class ClickCrack(State):
             return False
         if kind == "break":
             return crack_segment(self.main, self.cracks, at, direction) is not None
-        return bool(self.walk_outcomes(penguin, direction))
+        if not may_step(self.main, at, direction):
+            return False
+        # A step onto a free point pushes nobody (the common case): the push chain need not be worked out.
+        return EDGES[at, direction][0] not in self.pos or bool(self.walk_outcomes(penguin, direction))
 
     def unused_tiles(self, seat: int) -> list[tuple[str, str]]:
         """The seat's revealed tiles not carried out yet this round."""
@@ -580,11 +584,26 @@ class ClickCrack(State):
         if phase == "break":
             return [BreakOff(*min(half)) for half in self.halves]
         actions: list[Action] = []
+        penguins = self.penguins_of(player)
         for kind, direction in dict.fromkeys(self.unused_tiles(player)):
-            for penguin in self.penguins_of(player):
+            for penguin in penguins:
                 if self._tile_legal(kind, direction, penguin):
                     actions.append(PERFORMS[kind, direction, penguin])
         return actions or [PASS]
+
+    def _is_legal(self, player: int, action: Action) -> bool:
+        # A tile carried out (the commonest action) is checked alone, without listing every legal one.
+        if type(action) is Perform and self.phase == "perform":
+            first = 2 * player
+            if action.penguin == first:
+                penguin = first
+            elif action.penguin == first + 1:
+                penguin = first + 1
+            else:
+                return False
+            tile = (action.kind, action.direction)
+            return tile in self.unused_tiles(player) and self._tile_legal(tile[0], tile[1], penguin)
+        return super()._is_legal(player, action)
 
     # ----- applying -----------------------------------------------------------------------------
 

@@ -340,6 +340,32 @@ class PaperWorld(State):
             return list(SCISSORS_CHOICES)
         return [DISCARDS[c] for c in self.hands[player] if c != BURIED]  # trim, pay
 
+    def _is_legal(self, player: int, action: Action) -> bool:
+        # The commonest actions are checked alone, without listing every legal one.
+        kind, phase = type(action), self.phase
+        if kind is PlaceCard and (phase == "turn" or phase == "placing"):
+            return self._may_place(player, action)  # type: ignore[arg-type]
+        if (kind is TakeColour or kind is TakeValue) and phase == "turn":
+            return action in self.takes()
+        return super()._is_legal(player, action)
+
+    def _may_place(self, player: int, action: PlaceCard) -> bool:
+        """Whether `action` is one of `placements(player)`, worked out for its card and cell alone."""
+        number, at = action.card, (action.row, action.col)
+        if type(number) is not int or type(at[0]) is not int or type(at[1]) is not int:
+            return action in self.placements(player)  # odd values are compared as the list compares them
+        hand = self.hands[player]
+        if not hand or hand[0] == BURIED or number not in hand or not self.same_kind(number):
+            return False
+        skip = self.can_skip(player)
+        land = self.lands[player]
+        if at in land:
+            if self.holds_scissors(player) and at == self.scissors[1:]:  # type: ignore[index]
+                return False
+            rise = KIND[number] - KIND[land[at][-1]]
+            return rise == 1 or (skip and rise == 2)
+        return VALUE[number] <= (2 if skip else 1) and at in _open_cells(frozenset(land))
+
     def _why_illegal(self, player: int, action: Action) -> tuple[str, str]:
         from .explain import why_illegal
 
