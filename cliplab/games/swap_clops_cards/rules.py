@@ -306,7 +306,7 @@ def set_points(cards: Sequence[str], lock: str, cards_deck: Deck) -> int:
 # ----- the state ----------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # made for every card taken from the deck: not frozen, which makes it cheaper to build
 class DeckCard(ChanceNode):
     """The deck's next card: each card it holds equally likely, drawn into `seat`'s hand or, for DECK,
     turned up (step 2). The same odds as a uniform choice over the deck's cards, without listing them."""
@@ -378,6 +378,7 @@ class SwapClopsCards(State):
         # Each deck's contents, and the log length when it began (the first, then each reshuffle): public.
         self.epoch_starts: list[int] = [0]
         self.epoch_decks: list[tuple[str, ...]] = [tuple(sorted(self.deck))]  # never changed: shared by copies
+        self._legal_memo: tuple[int, list[Action]] | None = None  # (seat, its legal actions) until the next change
         start = self.config.start_fields()
         if start is not None:
             _begin_at(self, start)
@@ -390,8 +391,9 @@ class SwapClopsCards(State):
 
     def offering_seats(self) -> list[int]:
         """Opponents in clockwise order from the active player's left who still have an offer to make."""
-        order = [(self.active + k) % self.players for k in range(1, self.players)]
-        return [seat for seat in order if seat not in self.chosen and self.hands[seat]]
+        active, chosen, hands = self.active, self.chosen, self.hands
+        order = (*range(active + 1, self.players), *range(active))
+        return [seat for seat in order if seat not in chosen and hands[seat]]
 
     def to_move(self) -> tuple[int, ...]:
         phase = self.phase
@@ -429,11 +431,17 @@ class SwapClopsCards(State):
         """Whether a card fits one of the seat's sets (an empty slot takes any card)."""
         return any(card in self.fitting(seat, slot) for slot in range(SLOTS))
 
-    def must_make_room(self) -> bool:
-        """Step 1 when no card in hand fits any set: a set must be scored first (all slots are in use)."""
-        seat = self.active
-        hand = self.hands[seat]
-        return self.room_slot < 0 and all(self.fitting(seat, slot).isdisjoint(hand) for slot in range(SLOTS))
+    def fittings(self, seat: int) -> list[frozenset[str]]:
+        """The cards that may join each of the seat's sets, one at a time."""
+        sets, locks = self.sets[seat], self.locks[seat]
+        return [fitting_cards(sets[slot], locks[slot]) for slot in range(SLOTS)]
+
+    def must_make_room(self, fittings: list[frozenset[str]] | None = None) -> bool:
+        """Step 1 when no card in hand fits any set: a set must be scored first (all slots are in use).
+        `fittings`: the active seat's, when already worked out."""
+        hand = self.hands[self.active]
+        taking = self.fittings(self.active) if fittings is None else fittings
+        return self.room_slot < 0 and all(cards.isdisjoint(hand) for cards in taking)
 
     def table_cards(self) -> list[tuple[str, int]]:
         """The cards on offer to the active player, as (card, giver); the giver of the deck's card is DECK."""
@@ -450,6 +458,17 @@ class SwapClopsCards(State):
         return [(card, giver) for card, giver in self.table_cards() if not any(card in cards for cards in taking)]
 
     def _legal(self, player: int) -> list[Action]:
+        # The checked path asks twice per action (the caller's list, then `_is_legal`): work it out once.
+        memo = self._legal_memo
+        if memo is None or memo[0] != player:
+            memo = self._legal_memo = (player, self._list_legal(player))
+        return list(memo[1])
+
+    def _is_legal(self, player: int, action: Action) -> bool:
+        memo = self._legal_memo
+        return action in (memo[1] if memo is not None and memo[0] == player else self._legal(player))
+
+    def _list_legal(self, player: int) -> list[Action]:
         phase = self.phase
         if phase in ("place", "offer") and FACE_DOWN in self.hands[player]:
             return []  # another seat's view: what this hand allows is hidden from it
@@ -466,11 +485,12 @@ class SwapClopsCards(State):
         return []
 
     def _place_actions(self, seat: int) -> list[Action]:
-        if self.must_make_room():
+        fittings = self.fittings(seat)
+        if self.must_make_room(fittings):
             return [made(Score, slot + 1) for slot in range(SLOTS)]
-        slots = [self.room_slot] if self.room_slot >= 0 else list(range(SLOTS))
+        slots = [self.room_slot] if self.room_slot >= 0 else range(SLOTS)
         sets, locks, hand = self.sets[seat], self.locks[seat], self.hands[seat]
-        taking = [(slot, self.fitting(seat, slot)) for slot in slots]
+        taking = [(slot, fittings[slot]) for slot in slots]
         # A pair fits a set only where each of its cards fits alone: work those out once per card.
         alone = {card: [slot for slot, cards in taking if card in cards] for card in set(hand)}
         actions: list[Action] = []
@@ -489,7 +509,7 @@ class SwapClopsCards(State):
 
     def _accept_actions(self, seat: int) -> list[Action]:
         freed = self.room_slot
-        taking = [(slot, self.fitting(seat, slot)) for slot in range(SLOTS) if slot != freed]
+        taking = [(slot, cards) for slot, cards in enumerate(self.fittings(seat)) if slot != freed]
         actions: list[Action] = []
         needs_room = False
         for card, giver in self.table_cards():
@@ -512,6 +532,7 @@ class SwapClopsCards(State):
     # ----- applying ----------------------------------------------------------------------------------
 
     def _apply(self, player: int, action: Action) -> None:
+        self._legal_memo = None
         self._STEPS[type(action)](self, player, action)
         self._advance()
 
@@ -714,7 +735,13 @@ class SwapClopsCards(State):
         hidden += [index for offerer, index in self.secret_at.items() if offerer != seat]
         return hidden
 
+    def _data(self) -> dict[str, Any]:
+        data = State._data(self)
+        del data["_legal_memo"]  # a cache, not part of the position
+        return data
+
     def _redact(self, seat: int | None) -> None:
+        self._legal_memo = None  # worked out from what the view now hides
         self.hands = [hand if owner == seat else [FACE_DOWN] * len(hand) for owner, hand in enumerate(self.hands)]
         self.deck = [FACE_DOWN] * len(self.deck)
         # Offers are secret until all are in: whether a seat has chosen shows, not what.
