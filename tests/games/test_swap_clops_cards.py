@@ -494,6 +494,22 @@ def test_hidden_samples_keep_the_cards_another_seat_played_in_its_hand_until_it_
     assert rebuilt == sample and sample.sets == game.sets and sample.discard == game.discard
 
 
+
+def test_hidden_samples_list_the_legal_actions_of_their_sampled_hands_not_of_the_view_they_came_from() -> None:
+    game = SPEC.new(3, 8)
+    rng = random.Random(5)
+    while len(game.to_move()) < 2:  # play on to a secret offer step, where other seats decide
+        seat = game.to_move()[-1]
+        game.apply(rng.choice(game.legal_actions(seat)), seat)
+    viewer, other = game.to_move()[0], game.to_move()[1]
+    view = game.view(viewer)
+    view.legal_actions(other)  # worked out from the face-down hand the view shows
+    sample = view.determinize(random.Random(2))
+    rebuilt = sample.clone()
+    rebuilt.rewind(len(rebuilt.log))
+    assert sample.hands[other] != view.hands[other]
+    assert sample.legal_actions(other) == rebuilt.legal_actions(other)
+
 # ----- positions and saves ------------------------------------------------------------------------------
 
 

@@ -755,7 +755,6 @@ class SwapClopsCards(State):
     def _sample_hidden(self, rng: random.Random) -> None:
         from .sampling import sample_hidden
 
-        self._legal_memo = None  # the copy's memo was worked out from what the sample now replaces
         sample_hidden(self, rng)
 
     def _why_illegal(self, player: int, action: Action) -> tuple[str, str]:
