@@ -359,6 +359,7 @@ def _turned_shape(cells: tuple[Cell, ...], turns: int) -> tuple[Cell, ...]:
 
 JOIN_MARGIN = 4  # free rows above and columns beside a kingdom's cells in its bitmask: a turned piece spans 4
 FRAME_STEP = 4  # a bitmask's top row and left column are multiples of this, its width of twice this
+FRAME_ROOM = 8  # rows and columns a kingdom may grow by beyond the margins before its frame is made anew
 
 
 @cache
@@ -397,28 +398,53 @@ def _bit_offsets(cells: tuple[Cell, ...], width: int) -> tuple[tuple[int, ...], 
 _BIT_FLAGS = bytes.maketrans(b"01", b"\0\1")  # binary digits to the bytes 0 and 1, false and true
 
 
+Land = tuple[int, int, int, int]
+"""A kingdom's cells as a bitmask in a frame: (top, left, width, mask), bit (row - top) * width + (col - left)
+set for each cell. Shifting the mask moves every cell at once, and set bits read from the lowest come in
+reading order. The frame is rounded so that few frames occur and each one's Join objects are found, not made;
+it leaves JOIN_MARGIN free rows above and columns beside the cells, so that no anchor falls outside it."""
+
+
+def land_of(kingdom: Mapping[Cell, str]) -> Land:
+    rows, cols = zip(*kingdom, strict=True) if kingdom else ((0,), (0,))
+    top = (min(rows) - JOIN_MARGIN - FRAME_ROOM) // FRAME_STEP * FRAME_STEP
+    left = (min(cols) - JOIN_MARGIN - FRAME_ROOM) // FRAME_STEP * FRAME_STEP
+    width = -(-(max(cols) + JOIN_MARGIN + FRAME_ROOM + 1 - left) // (2 * FRAME_STEP)) * 2 * FRAME_STEP
+    return top, left, width, sum(1 << ((r - top) * width + c - left) for r, c in kingdom)
+
+
+def _grown(land: Land, kingdom: Mapping[Cell, str], cells: Iterable[Cell]) -> Land:
+    """`land` with `cells` added (they are in `kingdom` already): in the same frame while they keep its
+    margins, else in a frame worked out afresh. The joins listed are the same in any frame."""
+    top, left, width, mask = land
+    if not mask:
+        return land_of(kingdom)
+    for r, c in cells:
+        if r - top < JOIN_MARGIN or not JOIN_MARGIN <= c - left < width - JOIN_MARGIN:
+            return land_of(kingdom)
+        mask |= 1 << ((r - top) * width + c - left)
+    return top, left, width, mask
+
+
 def joins(kingdom: Mapping[Cell, str], piece: Sequence[tuple[Cell, str]]) -> list[Join]:
     """Every legal way to join `piece` (card cells with codes) to `kingdom`, in a fixed order: by turns,
     then by the anchor's row and column."""
-    if not kingdom:
+    return _joins_to(land_of(kingdom), tuple(cell for cell, _ in piece))
+
+
+def _joins_to(land: Land, shape: tuple[Cell, ...]) -> list[Join]:
+    """`joins` of a piece of this shape to the kingdom `land` stands for."""
+    top, left, width, mask = land
+    if not mask:
         return [join_action(0, 0, turns) for turns in range(4)]
-    # The kingdom as a bitmask, bit (row - top) * width + (col - left) for each cell: shifting the mask
-    # moves every cell at once, and set bits read from the lowest come in reading order. The frame (top,
-    # left, width) is rounded so that few frames occur and each one's Join objects are found, not made.
-    rows, cols = zip(*kingdom, strict=True)
-    top = (min(rows) - JOIN_MARGIN) // FRAME_STEP * FRAME_STEP
-    left = (min(cols) - JOIN_MARGIN) // FRAME_STEP * FRAME_STEP
-    width = -(-(max(cols) + JOIN_MARGIN + 1 - left) // (2 * FRAME_STEP)) * 2 * FRAME_STEP
-    land = sum(1 << ((r - top) * width + c - left) for r, c in kingdom)
-    frontier = (land << 1 | land >> 1 | land << width | land >> width) & ~land
+    frontier = (mask << 1 | mask >> 1 | mask << width | mask >> width) & ~mask
     found: list[Join] = []
-    offsets_by_turns = _bit_offsets(tuple(cell for cell, _ in piece), width)
-    for by_bit, offsets in zip(_frame(top, left, width), offsets_by_turns, strict=True):
+    for by_bit, offsets in zip(_frame(top, left, width), _bit_offsets(shape, width), strict=True):
         # Anchors putting some piece cell on the frontier, less those putting one on the kingdom.
         touching = overlapping = 0
         for offset in offsets:
             touching |= frontier >> offset
-            overlapping |= land >> offset
+            overlapping |= mask >> offset
         # The anchors' bits, lowest first, as a byte per bit (1 where set): the joins they pick out of the
         # frame's are taken without a Python loop.
         flags = bin(touching & ~overlapping)[:1:-1].encode().translate(_BIT_FLAGS)
@@ -426,13 +452,18 @@ def joins(kingdom: Mapping[Cell, str], piece: Sequence[tuple[Cell, str]]) -> lis
     return found
 
 
-def _joins_ok(kingdom: Mapping[Cell, str], piece: Sequence[tuple[Cell, str]], join: Join) -> bool:
-    """Whether `join` is one of `joins(kingdom, piece)`, found without listing them."""
+def _shape(piece: Sequence[tuple[Cell, str]]) -> tuple[Cell, ...]:
+    return next(zip(*piece, strict=True))
+
+
+def _joins_ok(kingdom: Mapping[Cell, str], shape: tuple[Cell, ...], join: Join) -> bool:
+    """Whether `join` is one of the joins of a piece of this shape, found without listing them."""
     if not 0 <= join.turns <= 3:
         return False
     if not kingdom:
         return join.row == 0 and join.col == 0
-    cells = [cell for cell, _ in joined_cells(piece, join)]
+    row, col = join.row, join.col
+    cells = [(row + r, col + c) for r, c in _turned_shape(shape, join.turns)]
     if any(cell in kingdom for cell in cells):
         return False
     return any(near in kingdom for r, c in cells for near in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)))
@@ -746,6 +777,7 @@ class Cutterland(State):
         self.picks_made = 0
         self.holding: tuple[tuple[Cell, str], ...] = ()  # the piece being joined, in card cells
         self.kingdoms: list[dict[Cell, str]] = [{} for _ in range(n)]
+        self.lands: list[Land] = [land_of({})] * n  # each kingdom as joins() reads it, kept as it grows
         self.tokens: list[dict[str, int]] = [dict.fromkeys(TOKEN_KINDS, 0) for _ in range(n)]
         self.towers: list[set[Cell]] = [set() for _ in range(n)]
         self.walls: list[set[Pair]] = [set() for _ in range(n)]
@@ -757,6 +789,13 @@ class Cutterland(State):
         start = self.config.start_fields()
         if start is not None:
             _begin_at(self, start)
+
+    # What the rules keep only to answer faster: worked out from the other fields, so no part of the game's
+    # data (equality, fingerprints).
+    DERIVED: ClassVar[frozenset[str]] = frozenset({"lands"})
+
+    def _data(self) -> dict[str, Any]:
+        return {key: value for key, value in super()._data().items() if key not in self.DERIVED}
 
     # ----- facts ----------------------------------------------------------------------------------
 
@@ -820,7 +859,7 @@ class Cutterland(State):
         if phase == "take":
             return [TAKES[piece] for piece in self.pieces_left]
         if phase == "join":
-            return list(joins(self.kingdoms[player], self.holding))
+            return _joins_to(self.lands[player], _shape(self.holding))
         if phase == "tokens":
             return [*self.token_placements(player), KEEP]
         dragon = self.hungry[0][1]
@@ -832,7 +871,7 @@ class Cutterland(State):
         if isinstance(action, Cut) and self.phase == "cut":
             return action.card in self.hands[player] and action.labels() in _partition_set(self.pieces_per_card)
         if isinstance(action, Join) and self.phase == "join" and type(action.turns) is int:
-            return _joins_ok(self.kingdoms[player], self.holding, action)
+            return _joins_ok(self.kingdoms[player], _shape(self.holding), action)
         return action in self._legal(player)
 
     def token_placements(self, seat: int) -> list[Action]:
@@ -874,8 +913,14 @@ class Cutterland(State):
                     self.tokens[player][TOKENS[code[1]]] += 1
             self.phase = "join"
         elif isinstance(action, Join):
-            for cell, code in joined_cells(self.holding, action):
-                self.kingdoms[player][cell] = code[0] + (code[1] if code[1] in MONSTERS else NOTHING)
+            kingdom, row, col = self.kingdoms[player], action.row, action.col
+            cells = []
+            # In reading order of the cells it lands on, as joined_cells lists them; token icons stay behind.
+            for (r, c), (_, code) in sorted(zip(_turned_shape(_shape(self.holding), action.turns % 4), self.holding)):
+                cell = (row + r, col + c)
+                kingdom[cell] = code if code[1] in MONSTERS else code[0] + NOTHING
+                cells.append(cell)
+            self.lands[player] = _grown(self.lands[player], kingdom, cells)
             self.holding = ()
             self._after_join()
         elif isinstance(action, Keep):
@@ -1149,6 +1194,7 @@ def _begin_at(game: Cutterland, fields: dict[str, Any]) -> None:
             }
         )
     game.hands, game.kingdoms, game.tokens = hands, kingdoms, tokens
+    game.lands = [land_of(kingdom) for kingdom in kingdoms]
     for seat in range(n):
         _read_tokens_placed(game, seat, fields)
     phase = word(fields.get("phase", "cut" if any(hands) else "tokens"), "phase", POSITION_PHASES)
