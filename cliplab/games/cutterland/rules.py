@@ -729,11 +729,9 @@ class _TokenSpots:
         return list(compress(self.actions, flags))
 
 
-@lru_cache(maxsize=64)
-def _token_spots(cells: frozenset[tuple[Cell, str]]) -> _TokenSpots:
+def _token_spots(codes: Mapping[Cell, str]) -> _TokenSpots:
     """Where a kingdom with these cells can take a token. A kingdom does not change while its tokens are
-    placed, so this is worked out once per kingdom."""
-    codes = dict(cells)
+    placed, so this is worked out once per kingdom, when its seat begins to place."""
     in_order = sorted(codes)
     spots: list[tuple[str, Any, Action]] = [
         ("tower", cell, tower_action(*cell)) for cell in in_order if codes[cell][1] in MONSTERS
@@ -783,6 +781,7 @@ class Cutterland(State):
         self.walls: list[set[Pair]] = [set() for _ in range(n)]
         self.bridges: list[set[Pair]] = [set() for _ in range(n)]
         self.placing = 0  # the seat placing tokens
+        self.placing_spots: _TokenSpots | None = None  # where the placing seat's kingdom takes tokens
         self.caught: list[list[Cell]] = [[] for _ in range(n)]  # the krakens' catch of each kingdom
         self.fed: list[list[tuple[Cell, Cell]]] = [[] for _ in range(n)]  # (dragon, prey) in order
         self.hungry: list[tuple[int, Cell]] = []  # dragons still to eat, in order
@@ -792,7 +791,7 @@ class Cutterland(State):
 
     # What the rules keep only to answer faster: worked out from the other fields, so no part of the game's
     # data (equality, fingerprints).
-    DERIVED: ClassVar[frozenset[str]] = frozenset({"lands"})
+    DERIVED: ClassVar[frozenset[str]] = frozenset({"lands", "placing_spots"})
 
     def _data(self) -> dict[str, Any]:
         return {key: value for key, value in super()._data().items() if key not in self.DERIVED}
@@ -872,12 +871,41 @@ class Cutterland(State):
             return action.card in self.hands[player] and action.labels() in _partition_set(self.pieces_per_card)
         if isinstance(action, Join) and self.phase == "join" and type(action.turns) is int:
             return _joins_ok(self.kingdoms[player], _shape(self.holding), action)
+        if self.phase == "tokens" and isinstance(action, Tower | Wall | Bridge | Keep):
+            return self._may_place(player, action)
         return action in self._legal(player)
 
+    def _may_place(self, seat: int, action: Tower | Wall | Bridge | Keep) -> bool:
+        """Whether a token action is one of `_legal(seat)` in the tokens phase, found without listing them."""
+        if isinstance(action, Keep):
+            return True
+        if type(action.row) is not int or type(action.col) is not int:
+            return action in self._legal(seat)
+        cell = (action.row, action.col)
+        if isinstance(action, Tower):
+            kind, spot = "tower", cell
+        elif action.side in ("east", "south"):
+            dr, dc = STEP[action.side]
+            reach = 1 if isinstance(action, Wall) else 2
+            kind, spot = ("wall" if reach == 1 else "bridge"), (cell, (cell[0] + reach * dr, cell[1] + reach * dc))
+        else:
+            return False
+        return (
+            self.tokens[seat][kind] > 0
+            and (kind, spot) in self._spots(seat).index
+            and spot not in self._placed(seat)[kind]
+        )
+
+    def _spots(self, seat: int) -> _TokenSpots:
+        if seat == self.placing and self.phase == "tokens" and self.placing_spots is not None:
+            return self.placing_spots
+        return _token_spots(self.kingdoms[seat])
+
+    def _placed(self, seat: int) -> dict[str, set[Any]]:
+        return {"tower": self.towers[seat], "wall": self.walls[seat], "bridge": self.bridges[seat]}
+
     def token_placements(self, seat: int) -> list[Action]:
-        placed: dict[str, set[Any]] = {"tower": self.towers[seat], "wall": self.walls[seat]}
-        placed["bridge"] = self.bridges[seat]
-        return _token_spots(frozenset(self.kingdoms[seat].items())).open_to(self.tokens[seat], placed)
+        return self._spots(seat).open_to(self.tokens[seat], self._placed(seat))
 
     def eaten(self, seat: int) -> set[Cell]:
         return set(self.caught[seat]) | {prey for _, prey in self.fed[seat]}
@@ -980,6 +1008,7 @@ class Cutterland(State):
         for candidate in range(seat, self.players):
             if any(self.tokens[candidate].values()):
                 self.placing = candidate
+                self.placing_spots = _token_spots(self.kingdoms[candidate])
                 self.phase = "tokens"
                 return
         self._hunt()
