@@ -20,7 +20,7 @@ import random
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, cached_property, lru_cache
-from itertools import compress
+from itertools import compress, filterfalse
 from typing import Any, ClassVar
 
 from cliplab.engine import (
@@ -359,7 +359,6 @@ def _turned_shape(cells: tuple[Cell, ...], turns: int) -> tuple[Cell, ...]:
 
 JOIN_MARGIN = 4  # free rows above and columns beside a kingdom's cells in its bitmask: a turned piece spans 4
 FRAME_STEP = 4  # a bitmask's top row and left column are multiples of this, its width of twice this
-FRAME_ROOM = 8  # rows and columns a kingdom may grow by beyond the margins before its frame is made anew
 
 
 @cache
@@ -407,9 +406,9 @@ it leaves JOIN_MARGIN free rows above and columns beside the cells, so that no a
 
 def land_of(kingdom: Mapping[Cell, str]) -> Land:
     rows, cols = zip(*kingdom, strict=True) if kingdom else ((0,), (0,))
-    top = (min(rows) - JOIN_MARGIN - FRAME_ROOM) // FRAME_STEP * FRAME_STEP
-    left = (min(cols) - JOIN_MARGIN - FRAME_ROOM) // FRAME_STEP * FRAME_STEP
-    width = -(-(max(cols) + JOIN_MARGIN + FRAME_ROOM + 1 - left) // (2 * FRAME_STEP)) * 2 * FRAME_STEP
+    top = (min(rows) - JOIN_MARGIN) // FRAME_STEP * FRAME_STEP
+    left = (min(cols) - JOIN_MARGIN) // FRAME_STEP * FRAME_STEP
+    width = -(-(max(cols) + JOIN_MARGIN + 1 - left) // (2 * FRAME_STEP)) * 2 * FRAME_STEP
     return top, left, width, sum(1 << ((r - top) * width + c - left) for r, c in kingdom)
 
 
@@ -847,7 +846,7 @@ class Cutterland(State):
         # The next card off the shuffled deck, any card not dealt yet, equally likely, to the next seat.
         dealt = {c for hand in self.hands for c in hand}
         seat = len(dealt) % self.players
-        return NextCard(tuple(number for number in deck() if number not in dealt), seat)
+        return NextCard(tuple(filterfalse(dealt.__contains__, deck())), seat)
 
     # ----- legality -------------------------------------------------------------------------------
 
