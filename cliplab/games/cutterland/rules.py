@@ -732,23 +732,25 @@ def _token_spots(codes: Mapping[Cell, str]) -> _TokenSpots:
     """Where a kingdom with these cells can take a token. A kingdom does not change while its tokens are
     placed, so this is worked out once per kingdom, when its seat begins to place."""
     in_order = sorted(codes)
-    spots: list[tuple[str, Any, Action]] = [
-        ("tower", cell, tower_action(*cell)) for cell in in_order if codes[cell][1] in MONSTERS
-    ]
+    keys: list[tuple[str, Any]] = [("tower", cell) for cell in in_order if codes[cell][1] in MONSTERS]
+    actions: list[Action] = [tower_action(*cell) for _, cell in keys]
+    kinds = bytearray(len(keys))  # towers are kind 0
     for side in ("east", "south"):
         dr, dc = STEP[side]
         for cell in in_order:
             r, c = cell
-            near, far = (r + dr, c + dc), (r + 2 * dr, c + 2 * dc)
+            near = (r + dr, c + dc)
             if near in codes:
-                spots.append(("wall", (cell, near), wall_action(side, r, c)))
-            if far in codes and codes[far][0] == codes[cell][0]:
-                spots.append(("bridge", (cell, far), bridge_action(side, r, c)))
-    return _TokenSpots(
-        tuple(action for _, _, action in spots),
-        bytes(TOKEN_KINDS.index(kind) for kind, _, _ in spots),
-        {(kind, spot): k for k, (kind, spot, _) in enumerate(spots)},
-    )
+                keys.append(("wall", (cell, near)))
+                actions.append(wall_action(side, r, c))
+                kinds.append(1)
+            far = (r + 2 * dr, c + 2 * dc)
+            beyond = codes.get(far)
+            if beyond is not None and beyond[0] == codes[cell][0]:
+                keys.append(("bridge", (cell, far)))
+                actions.append(bridge_action(side, r, c))
+                kinds.append(2)
+    return _TokenSpots(tuple(actions), bytes(kinds), dict(zip(keys, range(len(keys)))))
 
 
 # ----- the game ---------------------------------------------------------------------------------------
