@@ -21,7 +21,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, cached_property, lru_cache
 from itertools import compress, filterfalse
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from cliplab.engine import (
     CHANCE,
@@ -750,7 +750,7 @@ def _token_spots(codes: Mapping[Cell, str]) -> _TokenSpots:
                 keys.append(("bridge", (cell, far)))
                 actions.append(bridge_action(side, r, c))
                 kinds.append(2)
-    return _TokenSpots(tuple(actions), bytes(kinds), dict(zip(keys, range(len(keys)))))
+    return _TokenSpots(tuple(actions), bytes(kinds), dict(zip(keys, range(len(keys)), strict=True)))
 
 
 # ----- the game ---------------------------------------------------------------------------------------
@@ -859,7 +859,8 @@ class Cutterland(State):
         if phase == "take":
             return [TAKES[piece] for piece in self.pieces_left]
         if phase == "join":
-            return _joins_to(self.lands[player], _shape(self.holding))
+            # A fresh list of Join objects, handed out as the list of Actions it is.
+            return cast(list[Action], _joins_to(self.lands[player], _shape(self.holding)))
         if phase == "tokens":
             return [*self.token_placements(player), KEEP]
         dragon = self.hungry[0][1]
@@ -883,6 +884,7 @@ class Cutterland(State):
         if type(action.row) is not int or type(action.col) is not int:
             return action in self._legal(seat)
         cell = (action.row, action.col)
+        spot: Cell | Pair
         if isinstance(action, Tower):
             kind, spot = "tower", cell
         elif action.side in ("east", "south"):
@@ -945,7 +947,8 @@ class Cutterland(State):
             kingdom, row, col = self.kingdoms[player], action.row, action.col
             cells = []
             # In reading order of the cells it lands on, as joined_cells lists them; token icons stay behind.
-            for (r, c), (_, code) in sorted(zip(_turned_shape(_shape(self.holding), action.turns % 4), self.holding)):
+            moved = _turned_shape(_shape(self.holding), action.turns % 4)
+            for (r, c), (_, code) in sorted(zip(moved, self.holding, strict=True)):
                 cell = (row + r, col + c)
                 kingdom[cell] = code if code[1] in MONSTERS else code[0] + NOTHING
                 cells.append(cell)
