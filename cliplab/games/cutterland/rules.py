@@ -786,13 +786,14 @@ class Cutterland(State):
         self.caught: list[list[Cell]] = [[] for _ in range(n)]  # the krakens' catch of each kingdom
         self.fed: list[list[tuple[Cell, Cell]]] = [[] for _ in range(n)]  # (dragon, prey) in order
         self.hungry: list[tuple[int, Cell]] = []  # dragons still to eat, in order
+        self.hunted: list[Kingdom] = []  # from the hunt on, each finished kingdom with its tokens
         start = self.config.start_fields()
         if start is not None:
             _begin_at(self, start)
 
     # What the rules keep only to answer faster: worked out from the other fields, so no part of the game's
     # data (equality, fingerprints).
-    DERIVED: ClassVar[frozenset[str]] = frozenset({"lands", "placing_spots"})
+    DERIVED: ClassVar[frozenset[str]] = frozenset({"lands", "placing_spots", "hunted"})
 
     def _data(self) -> dict[str, Any]:
         return {key: value for key, value in super()._data().items() if key not in self.DERIVED}
@@ -864,7 +865,7 @@ class Cutterland(State):
         if phase == "tokens":
             return [*self.token_placements(player), KEEP]
         dragon = self.hungry[0][1]
-        return [Feed(*dragon, *prey) for prey in self.kingdom(player).prey(dragon, self.eaten(player))]
+        return [Feed(*dragon, *prey) for prey in self.hunted[player].prey(dragon, self.eaten(player))]
 
     def _is_legal(self, player: int, action: Action) -> bool:
         # A cut and a join are checked on their own: listing thousands of cuts, or every join and comparing
@@ -1019,8 +1020,9 @@ class Cutterland(State):
 
     def _hunt(self) -> None:
         """The krakens eat all at once; then each surviving dragon, seat by seat in reading order, eats."""
-        for seat in range(self.players):
-            kingdom = self.kingdom(seat)
+        # Nothing changes a kingdom from here on: the dragons' choices and the score read these.
+        self.hunted = [self.kingdom(seat) for seat in range(self.players)]
+        for seat, kingdom in enumerate(self.hunted):
             caught = kingdom.kraken_catch()
             self.caught[seat] = sorted(caught)
             self.hungry.extend((seat, dragon) for dragon in kingdom.dragons() if dragon not in caught)
@@ -1028,12 +1030,9 @@ class Cutterland(State):
 
     def _feed_dragons(self) -> None:
         """Dragons with nothing to eat go hungry, one with one choice eats it; the owner chooses otherwise."""
-        kingdoms: dict[int, Kingdom] = {}
         while self.hungry:
             seat, dragon = self.hungry[0]
-            if seat not in kingdoms:
-                kingdoms[seat] = self.kingdom(seat)
-            options = kingdoms[seat].prey(dragon, self.eaten(seat))
+            options = self.hunted[seat].prey(dragon, self.eaten(seat))
             if len(options) > 1:
                 self.phase = "dragons"
                 return
@@ -1050,7 +1049,7 @@ class Cutterland(State):
         they ate. Empty before the hunt."""
         if self.phase not in ("dragons", "over"):
             return []
-        kingdoms = [self.kingdom(seat) for seat in range(self.players)]
+        kingdoms = self.hunted
         steps = [step for seat in range(self.players) for step in kraken_steps(seat, kingdoms[seat], self.caught[seat])]
         for seat in range(self.players):
             steps += [dragon_step(seat, kingdoms[seat], dragon, prey) for dragon, prey in self.fed[seat]]
@@ -1062,9 +1061,9 @@ class Cutterland(State):
     def score_lines(self, seat: int) -> list[int]:
         """The points of each of SCORE_LINES: after the hunt, the real ones; before, the hunt as it would
         go now (dragons eating as `predicted_hunt` says)."""
-        kingdom = self.kingdom(seat)
         if self.phase in ("dragons", "over"):
-            return score_lines(kingdom, self.caught[seat], self.eaten(seat), self.kept(seat))
+            return score_lines(self.hunted[seat], self.caught[seat], self.eaten(seat), self.kept(seat))
+        kingdom = self.kingdom(seat)
         caught, eaten = predicted_hunt(kingdom)
         return score_lines(kingdom, caught, (prey for _, prey in eaten), self.kept(seat))
 
