@@ -15,10 +15,13 @@ from cliplab.games.cutterland.content import deck
 from cliplab.games.cutterland.rules import (
     SCORE_LINES,
     SPEC,
+    Bridge,
     Cut,
     Cutterland,
     Join,
     Kingdom,
+    Tower,
+    Wall,
     joins,
     partitions,
     position,
@@ -575,3 +578,56 @@ def test_every_card_of_the_deck_can_be_dealt() -> None:
 
 def test_a_cut_action_spells_its_rows() -> None:
     assert str(Cut(3, 1122, 1122, 3344)) == "cut card 3 as 1122 1122 3344"
+
+
+def seeded_decisions(players: int, games: int) -> list[tuple[Cutterland, int]]:
+    """Every decision of a few seeded random games: a copy of the game and the seat to act."""
+    found = []
+    for seed in range(games):
+        rng, game = random.Random(seed), SPEC.new(players, seed)
+        while not game.is_over():
+            for seat in game.to_move():
+                found.append((game.clone(), seat))
+                game.apply_fast(rng.choice(game.legal_actions(seat)), seat)
+    assert isinstance(found[0][0], Cutterland)
+    return found  # type: ignore[return-value]
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_joins_offered_are_those_of_the_kingdom_as_it_stands(players: int) -> None:
+    # The game keeps each kingdom's outline as it grows; what it offers is what the cells themselves allow.
+    checked = 0
+    for game, seat in seeded_decisions(players, 6):
+        if game.phase == "join":
+            assert game.legal_actions(seat) == joins(game.kingdoms[seat], game.holding)
+            checked += 1
+    assert checked > 20
+
+
+def test_a_token_action_is_accepted_exactly_when_it_is_listed() -> None:
+    # The checked path looks a token action up instead of listing them all: both must agree, for the
+    # actions listed and for towers, walls and bridges at every cell that are not (spot taken, kind not held,
+    # no such spot), named from either end.
+    tried = 0
+    for game, seat in seeded_decisions(3, 8):
+        if game.phase != "tokens":
+            continue
+        listed = {str(action) for action in game.legal_actions(seat)}
+        for r, c in list(game.kingdoms[seat])[:12]:
+            for action in (
+                Tower(r, c),
+                *(Wall(side, r, c) for side in ("east", "south", "west", "north")),
+                *(Bridge(side, r, c) for side in ("east", "south", "west", "north")),
+            ):
+                trial = game.clone()
+                try:
+                    done = str(trial.apply(action, seat))
+                except IllegalAction:
+                    assert trial == game
+                    done = ""
+                named = str(action)
+                assert (done in listed) == bool(done), named
+                if named in listed:
+                    assert done == named
+                tried += 1
+    assert tried > 500

@@ -20,8 +20,8 @@ import random
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, cached_property, lru_cache
-from itertools import compress
-from typing import Any, ClassVar
+from itertools import compress, filterfalse
+from typing import Any, ClassVar, cast
 
 from cliplab.engine import (
     CHANCE,
@@ -397,28 +397,53 @@ def _bit_offsets(cells: tuple[Cell, ...], width: int) -> tuple[tuple[int, ...], 
 _BIT_FLAGS = bytes.maketrans(b"01", b"\0\1")  # binary digits to the bytes 0 and 1, false and true
 
 
-def joins(kingdom: Mapping[Cell, str], piece: Sequence[tuple[Cell, str]]) -> list[Join]:
-    """Every legal way to join `piece` (card cells with codes) to `kingdom`, in a fixed order: by turns,
-    then by the anchor's row and column."""
-    if not kingdom:
-        return [join_action(0, 0, turns) for turns in range(4)]
-    # The kingdom as a bitmask, bit (row - top) * width + (col - left) for each cell: shifting the mask
-    # moves every cell at once, and set bits read from the lowest come in reading order. The frame (top,
-    # left, width) is rounded so that few frames occur and each one's Join objects are found, not made.
-    rows, cols = zip(*kingdom, strict=True)
+Land = tuple[int, int, int, int]
+"""A kingdom's cells as a bitmask in a frame: (top, left, width, mask), bit (row - top) * width + (col - left)
+set for each cell. Shifting the mask moves every cell at once, and set bits read from the lowest come in
+reading order. The frame is rounded so that few frames occur and each one's Join objects are found, not made;
+it leaves JOIN_MARGIN free rows above and columns beside the cells, so that no anchor falls outside it."""
+
+
+def land_of(kingdom: Mapping[Cell, str]) -> Land:
+    rows, cols = zip(*kingdom, strict=True) if kingdom else ((0,), (0,))
     top = (min(rows) - JOIN_MARGIN) // FRAME_STEP * FRAME_STEP
     left = (min(cols) - JOIN_MARGIN) // FRAME_STEP * FRAME_STEP
     width = -(-(max(cols) + JOIN_MARGIN + 1 - left) // (2 * FRAME_STEP)) * 2 * FRAME_STEP
-    land = sum(1 << ((r - top) * width + c - left) for r, c in kingdom)
-    frontier = (land << 1 | land >> 1 | land << width | land >> width) & ~land
+    return top, left, width, sum(1 << ((r - top) * width + c - left) for r, c in kingdom)
+
+
+def _grown(land: Land, kingdom: Mapping[Cell, str], cells: Iterable[Cell]) -> Land:
+    """`land` with `cells` added (they are in `kingdom` already): in the same frame while they keep its
+    margins, else in a frame worked out afresh. The joins listed are the same in any frame."""
+    top, left, width, mask = land
+    if not mask:
+        return land_of(kingdom)
+    for r, c in cells:
+        if r - top < JOIN_MARGIN or not JOIN_MARGIN <= c - left < width - JOIN_MARGIN:
+            return land_of(kingdom)
+        mask |= 1 << ((r - top) * width + c - left)
+    return top, left, width, mask
+
+
+def joins(kingdom: Mapping[Cell, str], piece: Sequence[tuple[Cell, str]]) -> list[Join]:
+    """Every legal way to join `piece` (card cells with codes) to `kingdom`, in a fixed order: by turns,
+    then by the anchor's row and column."""
+    return _joins_to(land_of(kingdom), tuple(cell for cell, _ in piece))
+
+
+def _joins_to(land: Land, shape: tuple[Cell, ...]) -> list[Join]:
+    """`joins` of a piece of this shape to the kingdom `land` stands for."""
+    top, left, width, mask = land
+    if not mask:
+        return [join_action(0, 0, turns) for turns in range(4)]
+    frontier = (mask << 1 | mask >> 1 | mask << width | mask >> width) & ~mask
     found: list[Join] = []
-    offsets_by_turns = _bit_offsets(tuple(cell for cell, _ in piece), width)
-    for by_bit, offsets in zip(_frame(top, left, width), offsets_by_turns, strict=True):
+    for by_bit, offsets in zip(_frame(top, left, width), _bit_offsets(shape, width), strict=True):
         # Anchors putting some piece cell on the frontier, less those putting one on the kingdom.
         touching = overlapping = 0
         for offset in offsets:
             touching |= frontier >> offset
-            overlapping |= land >> offset
+            overlapping |= mask >> offset
         # The anchors' bits, lowest first, as a byte per bit (1 where set): the joins they pick out of the
         # frame's are taken without a Python loop.
         flags = bin(touching & ~overlapping)[:1:-1].encode().translate(_BIT_FLAGS)
@@ -426,13 +451,18 @@ def joins(kingdom: Mapping[Cell, str], piece: Sequence[tuple[Cell, str]]) -> lis
     return found
 
 
-def _joins_ok(kingdom: Mapping[Cell, str], piece: Sequence[tuple[Cell, str]], join: Join) -> bool:
-    """Whether `join` is one of `joins(kingdom, piece)`, found without listing them."""
+def _shape(piece: Sequence[tuple[Cell, str]]) -> tuple[Cell, ...]:
+    return next(zip(*piece, strict=True))
+
+
+def _joins_ok(kingdom: Mapping[Cell, str], shape: tuple[Cell, ...], join: Join) -> bool:
+    """Whether `join` is one of the joins of a piece of this shape, found without listing them."""
     if not 0 <= join.turns <= 3:
         return False
     if not kingdom:
         return join.row == 0 and join.col == 0
-    cells = [cell for cell, _ in joined_cells(piece, join)]
+    row, col = join.row, join.col
+    cells = [(row + r, col + c) for r, c in _turned_shape(shape, join.turns)]
     if any(cell in kingdom for cell in cells):
         return False
     return any(near in kingdom for r, c in cells for near in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)))
@@ -698,29 +728,29 @@ class _TokenSpots:
         return list(compress(self.actions, flags))
 
 
-@lru_cache(maxsize=64)
-def _token_spots(cells: frozenset[tuple[Cell, str]]) -> _TokenSpots:
+def _token_spots(codes: Mapping[Cell, str]) -> _TokenSpots:
     """Where a kingdom with these cells can take a token. A kingdom does not change while its tokens are
-    placed, so this is worked out once per kingdom."""
-    codes = dict(cells)
+    placed, so this is worked out once per kingdom, when its seat begins to place."""
     in_order = sorted(codes)
-    spots: list[tuple[str, Any, Action]] = [
-        ("tower", cell, tower_action(*cell)) for cell in in_order if codes[cell][1] in MONSTERS
-    ]
+    keys: list[tuple[str, Any]] = [("tower", cell) for cell in in_order if codes[cell][1] in MONSTERS]
+    actions: list[Action] = [tower_action(*cell) for _, cell in keys]
+    kinds = bytearray(len(keys))  # towers are kind 0
     for side in ("east", "south"):
         dr, dc = STEP[side]
         for cell in in_order:
             r, c = cell
-            near, far = (r + dr, c + dc), (r + 2 * dr, c + 2 * dc)
+            near = (r + dr, c + dc)
             if near in codes:
-                spots.append(("wall", (cell, near), wall_action(side, r, c)))
-            if far in codes and codes[far][0] == codes[cell][0]:
-                spots.append(("bridge", (cell, far), bridge_action(side, r, c)))
-    return _TokenSpots(
-        tuple(action for _, _, action in spots),
-        bytes(TOKEN_KINDS.index(kind) for kind, _, _ in spots),
-        {(kind, spot): k for k, (kind, spot, _) in enumerate(spots)},
-    )
+                keys.append(("wall", (cell, near)))
+                actions.append(wall_action(side, r, c))
+                kinds.append(1)
+            far = (r + 2 * dr, c + 2 * dc)
+            beyond = codes.get(far)
+            if beyond is not None and beyond[0] == codes[cell][0]:
+                keys.append(("bridge", (cell, far)))
+                actions.append(bridge_action(side, r, c))
+                kinds.append(2)
+    return _TokenSpots(tuple(actions), bytes(kinds), dict(zip(keys, range(len(keys)), strict=True)))
 
 
 # ----- the game ---------------------------------------------------------------------------------------
@@ -746,17 +776,27 @@ class Cutterland(State):
         self.picks_made = 0
         self.holding: tuple[tuple[Cell, str], ...] = ()  # the piece being joined, in card cells
         self.kingdoms: list[dict[Cell, str]] = [{} for _ in range(n)]
+        self.lands: list[Land] = [land_of({})] * n  # each kingdom as joins() reads it, kept as it grows
         self.tokens: list[dict[str, int]] = [dict.fromkeys(TOKEN_KINDS, 0) for _ in range(n)]
         self.towers: list[set[Cell]] = [set() for _ in range(n)]
         self.walls: list[set[Pair]] = [set() for _ in range(n)]
         self.bridges: list[set[Pair]] = [set() for _ in range(n)]
         self.placing = 0  # the seat placing tokens
+        self.placing_spots: _TokenSpots | None = None  # where the placing seat's kingdom takes tokens
         self.caught: list[list[Cell]] = [[] for _ in range(n)]  # the krakens' catch of each kingdom
         self.fed: list[list[tuple[Cell, Cell]]] = [[] for _ in range(n)]  # (dragon, prey) in order
         self.hungry: list[tuple[int, Cell]] = []  # dragons still to eat, in order
+        self.hunted: list[Kingdom] = []  # from the hunt on, each finished kingdom with its tokens
         start = self.config.start_fields()
         if start is not None:
             _begin_at(self, start)
+
+    # What the rules keep only to answer faster: worked out from the other fields, so no part of the game's
+    # data (equality, fingerprints).
+    DERIVED: ClassVar[frozenset[str]] = frozenset({"lands", "placing_spots", "hunted"})
+
+    def _data(self) -> dict[str, Any]:
+        return {key: value for key, value in super()._data().items() if key not in self.DERIVED}
 
     # ----- facts ----------------------------------------------------------------------------------
 
@@ -809,7 +849,7 @@ class Cutterland(State):
         # The next card off the shuffled deck, any card not dealt yet, equally likely, to the next seat.
         dealt = {c for hand in self.hands for c in hand}
         seat = len(dealt) % self.players
-        return NextCard(tuple(number for number in deck() if number not in dealt), seat)
+        return NextCard(tuple(filterfalse(dealt.__contains__, deck())), seat)
 
     # ----- legality -------------------------------------------------------------------------------
 
@@ -820,11 +860,12 @@ class Cutterland(State):
         if phase == "take":
             return [TAKES[piece] for piece in self.pieces_left]
         if phase == "join":
-            return list(joins(self.kingdoms[player], self.holding))
+            # A fresh list of Join objects, handed out as the list of Actions it is.
+            return cast(list[Action], _joins_to(self.lands[player], _shape(self.holding)))
         if phase == "tokens":
             return [*self.token_placements(player), KEEP]
         dragon = self.hungry[0][1]
-        return [Feed(*dragon, *prey) for prey in self.kingdom(player).prey(dragon, self.eaten(player))]
+        return [Feed(*dragon, *prey) for prey in self.hunted[player].prey(dragon, self.eaten(player))]
 
     def _is_legal(self, player: int, action: Action) -> bool:
         # A cut and a join are checked on their own: listing thousands of cuts, or every join and comparing
@@ -832,13 +873,43 @@ class Cutterland(State):
         if isinstance(action, Cut) and self.phase == "cut":
             return action.card in self.hands[player] and action.labels() in _partition_set(self.pieces_per_card)
         if isinstance(action, Join) and self.phase == "join" and type(action.turns) is int:
-            return _joins_ok(self.kingdoms[player], self.holding, action)
+            return _joins_ok(self.kingdoms[player], _shape(self.holding), action)
+        if self.phase == "tokens" and isinstance(action, Tower | Wall | Bridge | Keep):
+            return self._may_place(player, action)
         return action in self._legal(player)
 
+    def _may_place(self, seat: int, action: Tower | Wall | Bridge | Keep) -> bool:
+        """Whether a token action is one of `_legal(seat)` in the tokens phase, found without listing them."""
+        if isinstance(action, Keep):
+            return True
+        if type(action.row) is not int or type(action.col) is not int:
+            return action in self._legal(seat)
+        cell = (action.row, action.col)
+        spot: Cell | Pair
+        if isinstance(action, Tower):
+            kind, spot = "tower", cell
+        elif action.side in ("east", "south"):
+            dr, dc = STEP[action.side]
+            reach = 1 if isinstance(action, Wall) else 2
+            kind, spot = ("wall" if reach == 1 else "bridge"), (cell, (cell[0] + reach * dr, cell[1] + reach * dc))
+        else:
+            return False
+        return (
+            self.tokens[seat][kind] > 0
+            and (kind, spot) in self._spots(seat).index
+            and spot not in self._placed(seat)[kind]
+        )
+
+    def _spots(self, seat: int) -> _TokenSpots:
+        if seat == self.placing and self.phase == "tokens" and self.placing_spots is not None:
+            return self.placing_spots
+        return _token_spots(self.kingdoms[seat])
+
+    def _placed(self, seat: int) -> dict[str, set[Any]]:
+        return {"tower": self.towers[seat], "wall": self.walls[seat], "bridge": self.bridges[seat]}
+
     def token_placements(self, seat: int) -> list[Action]:
-        placed: dict[str, set[Any]] = {"tower": self.towers[seat], "wall": self.walls[seat]}
-        placed["bridge"] = self.bridges[seat]
-        return _token_spots(frozenset(self.kingdoms[seat].items())).open_to(self.tokens[seat], placed)
+        return self._spots(seat).open_to(self.tokens[seat], self._placed(seat))
 
     def eaten(self, seat: int) -> set[Cell]:
         return set(self.caught[seat]) | {prey for _, prey in self.fed[seat]}
@@ -874,8 +945,15 @@ class Cutterland(State):
                     self.tokens[player][TOKENS[code[1]]] += 1
             self.phase = "join"
         elif isinstance(action, Join):
-            for cell, code in joined_cells(self.holding, action):
-                self.kingdoms[player][cell] = code[0] + (code[1] if code[1] in MONSTERS else NOTHING)
+            kingdom, row, col = self.kingdoms[player], action.row, action.col
+            cells = []
+            # In reading order of the cells it lands on, as joined_cells lists them; token icons stay behind.
+            moved = _turned_shape(_shape(self.holding), action.turns % 4)
+            for (r, c), (_, code) in sorted(zip(moved, self.holding, strict=True)):
+                cell = (row + r, col + c)
+                kingdom[cell] = code if code[1] in MONSTERS else code[0] + NOTHING
+                cells.append(cell)
+            self.lands[player] = _grown(self.lands[player], kingdom, cells)
             self.holding = ()
             self._after_join()
         elif isinstance(action, Keep):
@@ -935,14 +1013,16 @@ class Cutterland(State):
         for candidate in range(seat, self.players):
             if any(self.tokens[candidate].values()):
                 self.placing = candidate
+                self.placing_spots = _token_spots(self.kingdoms[candidate])
                 self.phase = "tokens"
                 return
         self._hunt()
 
     def _hunt(self) -> None:
         """The krakens eat all at once; then each surviving dragon, seat by seat in reading order, eats."""
-        for seat in range(self.players):
-            kingdom = self.kingdom(seat)
+        # Nothing changes a kingdom from here on: the dragons' choices and the score read these.
+        self.hunted = [self.kingdom(seat) for seat in range(self.players)]
+        for seat, kingdom in enumerate(self.hunted):
             caught = kingdom.kraken_catch()
             self.caught[seat] = sorted(caught)
             self.hungry.extend((seat, dragon) for dragon in kingdom.dragons() if dragon not in caught)
@@ -950,12 +1030,9 @@ class Cutterland(State):
 
     def _feed_dragons(self) -> None:
         """Dragons with nothing to eat go hungry, one with one choice eats it; the owner chooses otherwise."""
-        kingdoms: dict[int, Kingdom] = {}
         while self.hungry:
             seat, dragon = self.hungry[0]
-            if seat not in kingdoms:
-                kingdoms[seat] = self.kingdom(seat)
-            options = kingdoms[seat].prey(dragon, self.eaten(seat))
+            options = self.hunted[seat].prey(dragon, self.eaten(seat))
             if len(options) > 1:
                 self.phase = "dragons"
                 return
@@ -972,7 +1049,7 @@ class Cutterland(State):
         they ate. Empty before the hunt."""
         if self.phase not in ("dragons", "over"):
             return []
-        kingdoms = [self.kingdom(seat) for seat in range(self.players)]
+        kingdoms = self.hunted
         steps = [step for seat in range(self.players) for step in kraken_steps(seat, kingdoms[seat], self.caught[seat])]
         for seat in range(self.players):
             steps += [dragon_step(seat, kingdoms[seat], dragon, prey) for dragon, prey in self.fed[seat]]
@@ -984,9 +1061,9 @@ class Cutterland(State):
     def score_lines(self, seat: int) -> list[int]:
         """The points of each of SCORE_LINES: after the hunt, the real ones; before, the hunt as it would
         go now (dragons eating as `predicted_hunt` says)."""
-        kingdom = self.kingdom(seat)
         if self.phase in ("dragons", "over"):
-            return score_lines(kingdom, self.caught[seat], self.eaten(seat), self.kept(seat))
+            return score_lines(self.hunted[seat], self.caught[seat], self.eaten(seat), self.kept(seat))
+        kingdom = self.kingdom(seat)
         caught, eaten = predicted_hunt(kingdom)
         return score_lines(kingdom, caught, (prey for _, prey in eaten), self.kept(seat))
 
@@ -1149,6 +1226,7 @@ def _begin_at(game: Cutterland, fields: dict[str, Any]) -> None:
             }
         )
     game.hands, game.kingdoms, game.tokens = hands, kingdoms, tokens
+    game.lands = [land_of(kingdom) for kingdom in kingdoms]
     for seat in range(n):
         _read_tokens_placed(game, seat, fields)
     phase = word(fields.get("phase", "cut" if any(hands) else "tokens"), "phase", POSITION_PHASES)
