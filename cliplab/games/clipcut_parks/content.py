@@ -521,27 +521,28 @@ def _grow_colours(rng: random.Random) -> dict[Cell, str]:
         free.remove(spot)
         placed.append((colour, spot))
 
-    owner: dict[Cell, str] = {}
-    patches_cells: list[tuple[str, set[Cell]]] = []
-    for colour, cell in placed:
-        owner[cell] = colour
-        patches_cells.append((colour, {cell}))
+    owner = {cell: colour for colour, cell in placed}
     count = dict.fromkeys(COLOURS, 0)
     for colour, _ in placed:
         count[colour] += 1
 
-    def frontier(cells: set[Cell]) -> list[Cell]:
-        return sorted({nb for cell in cells for nb in neighbours4(cell) if nb in _SHEET_CELLS and nb not in owner})
+    def unowned_around(cell: Cell) -> set[Cell]:
+        return {nb for nb in neighbours4(cell) if nb in _SHEET_CELLS and nb not in owner}
 
+    # Each patch with its frontier (the free squares beside it), kept up to date as squares are taken rather
+    # than gathered again from the patch's squares at every step.
+    frontiers = [(colour, unowned_around(cell)) for colour, cell in placed]
     while len(owner) < len(_SHEET_CELLS):
-        open_patches = [(colour, cells) for colour, cells in patches_cells if frontier(cells)]
+        open_patches = [(colour, frontier) for colour, frontier in frontiers if frontier]
         # Patches of colours still under their quota grow first; if none can, any patch may.
-        growing = [(colour, cells) for colour, cells in open_patches if count[colour] < want[colour]] or open_patches
-        colour, cells = rng.choice(growing)
-        cell = rng.choice(frontier(cells))
+        growing = [patch for patch in open_patches if count[patch[0]] < want[patch[0]]] or open_patches
+        colour, frontier = rng.choice(growing)
+        cell = rng.choice(sorted(frontier))
         owner[cell] = colour
-        cells.add(cell)
         count[colour] += 1
+        for _, other in frontiers:
+            other.discard(cell)
+        frontier |= unowned_around(cell)
     return owner
 
 

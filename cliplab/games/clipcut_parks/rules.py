@@ -45,6 +45,7 @@ from cliplab.engine.position import place as cell_at
 from cliplab.grid import (
     DIRECTIONS,
     OPPOSITE,
+    Placement,
     Point,
     Segment,
     Transform,
@@ -381,7 +382,7 @@ class SheetCuts:
                 if run:
                     opened[ray] = (point, axis, steps[:run])
                     added = True
-        found = {ray: opened[ray] for ray in sorted(opened)} if added and known is not None else opened
+        found = dict(sorted(opened.items())) if added and known is not None else opened
         if len(_OPENINGS) >= OPENINGS_KEPT:
             del _OPENINGS[next(iter(_OPENINGS))]
         _OPENINGS[key] = found
@@ -393,17 +394,23 @@ class SheetCuts:
         round_ends: dict[str, set[Point]] = {"h": set(), "v": set()}
         for start, end, axis in self.round_cuts:
             round_ends[axis].update((start, end))
-        found = (
-            cut
-            for point, axis, steps in self.openings().values()
-            if point not in round_ends[axis]
-            for _, end, cut in steps
-            if cut.length in lengths and end not in round_ends[axis]
-        )
-        if first_only:
-            first = next(found, None)
-            return [] if first is None else [first]
-        return list(found)
+        # An opening's steps are its cuts of length 1, 2, ...: the cut of each length asked for is looked up,
+        # not searched for.
+        wanted = sorted(set(lengths))
+        found: list[Cut] = []
+        for point, axis, steps in self.openings().values():
+            ends = round_ends[axis]
+            if point in ends:
+                continue
+            for length in wanted:
+                if length > len(steps):
+                    break
+                _, end, cut = steps[length - 1]
+                if end not in ends:
+                    found.append(cut)
+                    if first_only:
+                        return found
+        return found
 
     def closing_steps(self, cut: Cut) -> list[int]:
         """The steps of `cut` (counted from 1) that end on the sheet's boundary or on an earlier cut. Each one
@@ -460,11 +467,18 @@ def placement_cost(
     """Tokens a placement (sheet square -> card space) spends, one per requirement its squares do not
     meet; None if it splits a walkway (no token waives a walkway)."""
     pairs = tuple(mapping)
-    covered = {space for _, space in pairs}
-    for walkway in card.walkways:
-        inside = sum(space in covered for space in walkway)
-        if inside and inside != len(walkway):
-            return None
+    if not _keeps_walkways(card, frozenset(space for _, space in pairs)):
+        return None
+    return _requirement_tokens(card, squares, pairs)
+
+
+def _keeps_walkways(card: ParkCard, covered: frozenset[Cell]) -> bool:
+    """Whether covering these spaces leaves each walkway of the card either all covered or all free."""
+    return all(covered.isdisjoint(walkway) or covered.issuperset(walkway) for walkway in card.walkways)
+
+
+def _requirement_tokens(card: ParkCard, squares: SheetSquares, pairs: Iterable[tuple[Cell, Cell]]) -> dict[str, int]:
+    """Tokens spent on the requirements these squares (sheet square -> card space) do not meet."""
     need: dict[str, int] = {}
     for square, space in pairs:
         token = waiver(card.requirement(space), *squares[square])
@@ -473,29 +487,41 @@ def placement_cost(
     return need
 
 
+@lru_cache(maxsize=4096)
+def _card_placements(
+    shape: frozenset[Cell], card: ParkCard, flips: bool
+) -> tuple[tuple[Placement, frozenset[Cell]], ...]:
+    """Every placement of a shape (its top-left corner at 0,0) on the whole of a card that keeps the card's
+    walkways whole, with the spaces it covers. On part of the card the placements are those covering only
+    free spaces, in the same order: by transform, then by where the first square lands."""
+    found = []
+    for placement in placements(shape, card.cells, flips):
+        covered = placement.cells
+        if _keeps_walkways(card, covered):
+            found.append((placement, covered))
+    return tuple(found)
+
+
 @lru_cache(maxsize=8192)
 def _fits_on(
-    sheet: Sheet,
-    section: int,
-    squares: tuple[Cell, ...],
-    card: ParkCard,
-    ref: CardRef,
-    free: frozenset[Cell],
-    flips: bool,
-) -> tuple[Fit, ...]:
-    """Every way to lay a section of `sheet` on these free spaces of a card that keeps its walkways whole, with
-    what each costs, whatever tokens are held. Remembered: while a player builds, only the card that a section
-    went onto has new free spaces, so the fits on the other cards are not worked out again."""
+    sheet: Sheet, section: int, squares: tuple[Cell, ...], card: ParkCard, ref: CardRef, flips: bool
+) -> tuple[tuple[Fit, frozenset[Cell]], ...]:
+    """Every way to lay a section of `sheet` on the whole of a card that keeps its walkways whole, with what
+    each costs, whatever tokens are held, and the spaces it covers. Remembered: a section is listed again on
+    every step of building until it is placed, and the fits on a card with covered spaces are those of the
+    whole card that cover none of them."""
+    top = min(r for r, _ in squares)
+    left = min(c for _, c in squares)
+    shape = frozenset((r - top, c - left) for r, c in squares)
     squares_seen = sheet_squares(sheet)
     found = []
-    for placement in placements(squares, free, flips):
-        need = placement_cost(card, squares_seen, placement.mapping)
-        if need is None:
-            continue
+    for placement, covered in _card_placements(shape, card, flips):
+        mapping = tuple(((r + top, c + left), space) for (r, c), space in placement.mapping)
+        need = _requirement_tokens(card, squares_seen, mapping)
         transform = placement.transform
         row, col = placement.offset
         place = Place(section, ref[0], ref[1], row, col, transform.turns + 4 * transform.flipped)
-        found.append(Fit(place, placement.mapping, tuple(sorted(need.items()))))
+        found.append((Fit(place, mapping, tuple(sorted(need.items()))), covered))
     return tuple(found)
 
 
@@ -686,9 +712,9 @@ class ClipCutParks(State):
         flips = self.option("allow_flip")
         found: list[Fit] = []
         for card_ref in self.face_up[seat] if ref is None else [ref]:
-            free = frozenset(self.free_spaces(seat, card_ref))
-            for fit in _fits_on(sheet, section, squares, card_of(card_ref), card_ref, free, flips):
-                if all(held[token] >= count for token, count in fit.cost):
+            taken = self.covered[seat].get(card_ref, {}).keys()
+            for fit, spaces in _fits_on(sheet, section, squares, card_of(card_ref), card_ref, flips):
+                if (not taken or spaces.isdisjoint(taken)) and all(held[token] >= count for token, count in fit.cost):
                     found.append(fit)
         return found
 
