@@ -25,37 +25,22 @@ import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass
+from pathlib import Path
 
 from cliplab.engine import games, spec
 
-# The program each callgrind run executes: plays seeded random games exactly as bench/engine.py does and
-# prints the number of actions taken.
+# The program each callgrind run executes: bench/engine.py's own playouts over seeded games, printing the
+# number of actions taken.
 PLAYOUT = """
 import random, sys
-name, path, first, count = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
-actions = 0
+from engine import cliplab_playout, load_openspiel, openspiel_playout
+from cliplab.engine import spec
+name, path, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
 if name == "tic_tac_toe":
-    import open_spiel.python.games, pyspiel
-    game = pyspiel.load_game("python_tic_tac_toe")
-    for seed in range(first, first + count):
-        rng, state = random.Random(seed), game.new_initial_state()
-        while not state.is_terminal():
-            state.apply_action(rng.choice(state.legal_actions()))
-            actions += 1
+    play = openspiel_playout(load_openspiel()[0])
 else:
-    from cliplab.engine import spec
-    game = spec(name)
-    for seed in range(first, first + count):
-        rng, state = random.Random(seed), game.new(game.default_players, seed)
-        while not state.is_over():
-            for seat in state.to_move():
-                action = rng.choice(state.legal_actions(seat))
-                if path == "checked":
-                    state.apply(action, seat)
-                else:
-                    state.apply_fast(action, seat)
-                actions += 1
-print(actions)
+    play = cliplab_playout(name, spec(name).default_players, path == "checked")
+print(sum(play(seed, random.Random(seed)) for seed in range(count)))
 """
 
 COLLECTED = re.compile(r"Collected\s*:\s*(\d+)")
@@ -80,9 +65,9 @@ def run(name: str, path: str, games_played: int) -> Count:
                 PLAYOUT,
                 name,
                 path,
-                "0",
                 str(games_played),
             ],
+            cwd=Path(__file__).parent,
             capture_output=True,
             text=True,
             check=False,
