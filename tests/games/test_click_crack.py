@@ -11,7 +11,16 @@ from click_crack_positions import arrange, set_tiles
 
 from cliplab.engine import CHANCE, Hidden, IllegalAction, new_game
 from cliplab.games.click_crack import ClickCrack
-from cliplab.games.click_crack.rules import FEW_PENGUINS, FLOE, FLOE_SMALL, ROUND_LIMIT, SCORE_REACHED
+from cliplab.games.click_crack.rules import (
+    ALL_PLACES,
+    ALL_SETTINGS,
+    FEW_PENGUINS,
+    FLOE,
+    FLOE_SMALL,
+    ROUND_LIMIT,
+    SCORE_REACHED,
+    Place,
+)
 from cliplab.grid import segment
 
 Point = tuple[int, int]
@@ -55,6 +64,34 @@ def test_placement_on_an_occupied_intersection_is_refused() -> None:
     assert game == before
     with pytest.raises(IllegalAction, match="intersections"):
         game.apply("place at 6,0")
+
+
+def test_placement_and_setting_are_judged_as_the_legal_list_says() -> None:
+    # Placements and settings are checked without listing every legal one: the check must agree with the list.
+    game = new_game("click_crack", players=2)
+    game.apply("place at 2,2")
+    oddities = [Place(5, 0), Place(-1, 2), ALL_SETTINGS[0]]
+    for action in [*ALL_PLACES, *oddities]:
+        trial = game.clone()
+        listed = action in game.legal_actions()
+        try:
+            trial.apply(action)
+        except IllegalAction:
+            assert not listed, action
+            assert trial == game
+        else:
+            assert listed, action
+    for _ in range(3):
+        game.apply(game.legal_actions()[0])
+    assert game.phase == "program"
+    for action in [*ALL_SETTINGS, ALL_PLACES[0]]:
+        trial = game.clone()
+        try:
+            trial.apply(action, 0)
+        except IllegalAction:
+            assert action not in game.legal_actions(0), action
+        else:
+            assert action in game.legal_actions(0), action
 
 
 def test_start_player_marker_drawn_from_the_seed_when_asked() -> None:

@@ -135,6 +135,11 @@ ALL_SETTINGS = tuple(
     for (k2, d2) in [(k, d) for k in KINDS for d in DIRS][i:]
 )
 ALL_PLACES = tuple(Place(r, c) for r in range(POINTS) for c in range(POINTS))
+# For checking a setting or a placement without listing every legal one.
+SETTINGS_KNOWN = frozenset(ALL_SETTINGS)
+PLACES_KNOWN = frozenset(ALL_PLACES)
+
+
 # Every tile a penguin (0-7: two per seat, at most four seats) can carry out, made once, and passing.
 PERFORMS = {(k, d, p): Perform(k, d, p) for k in KINDS for d in DIRS for p in range(8)}
 PASS = Pass()
@@ -592,8 +597,14 @@ class ClickCrack(State):
         return actions or [PASS]
 
     def _is_legal(self, player: int, action: Action) -> bool:
-        # A tile carried out (the commonest action) is checked alone, without listing every legal one.
-        if type(action) is Perform and self.phase == "perform":
+        # A tile carried out (the commonest action), a setting or a placement is checked alone, without
+        # listing every legal one.
+        phase = self.phase
+        if phase == "program":
+            return action in SETTINGS_KNOWN
+        if phase == "place":
+            return type(action) is Place and action in PLACES_KNOWN and (action.row, action.col) not in self.pos
+        if type(action) is Perform and phase == "perform":
             first = 2 * player
             if action.penguin == first:
                 penguin = first
@@ -602,7 +613,9 @@ class ClickCrack(State):
             else:
                 return False
             tile = (action.kind, action.direction)
-            return tile in self.unused_tiles(player) and self._tile_legal(tile[0], tile[1], penguin)
+            (first_tile, second_tile), (first_used, second_used) = self.tiles[player], self.used[player]
+            unused = (tile == first_tile and not first_used) or (tile == second_tile and not second_used)
+            return unused and self._tile_legal(action.kind, action.direction, penguin)
         return super()._is_legal(player, action)
 
     # ----- applying -----------------------------------------------------------------------------
