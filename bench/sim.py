@@ -10,8 +10,11 @@ reported on its own. Each figure is the median of --repeats batches
 random games take under 60 s (that one includes starting the workers). When a game misses the 60 s goal,
 a profile of its random games (in this process) shows where the time goes.
 
-Default bots play 24 games per batch: their games are long and uneven, and with 12 (6 per worker) the last
-game or two decided the time while the other worker had nothing left to play.
+Default bots play at least 24 games per batch: their games are long and uneven, and with 12 (6 per worker)
+the last game or two decided the time while the other worker had nothing left to play. Where their games are
+quick, a batch holds as many as one worker plays in about 4 s (timed on a few untimed games first): a batch
+of a fraction of a second measures the pool's hand-over more than the games, and a designer's simulation
+is hundreds of games.
 
 Run:  .venv/bin/python bench/sim.py [--repeats 3] [--random-games 1000] [--default-games 24] [--skip-10k]
 The machine's load average is printed: on a shared machine other work takes CPU from the workers, so
@@ -46,6 +49,7 @@ if TYPE_CHECKING:
     from distributed import Client
 
 GOAL_SPEEDUP = 1.8
+DEFAULT_BATCH_SECONDS = 4.0  # how long one worker should take over a batch of default-bot games
 GOAL_SECONDS = 60.0
 TEN_THOUSAND = 10_000
 
@@ -118,6 +122,13 @@ def dask_pids(client: Client) -> list[int]:
     return list(client.run(os.getpid).values())
 
 
+def batch_size(game: str, least: int) -> int:
+    """Default-bot games per batch: at least `least`, or as many (an even number, at most 1,000) as one
+    worker plays in about DEFAULT_BATCH_SECONDS, judged from four untimed games."""
+    per_game = timed(partial(simulate, game, "default", 4, 998, workers=1, progress=False)) / 4
+    return max(least, min(1000, 2 * round(DEFAULT_BATCH_SECONDS / per_game / 2)))
+
+
 def profile(game: str, count: int = 200) -> str:
     """Where random games of `game` spend their time (top functions by own time, in this process)."""
     setup = make_setup(game, "random")
@@ -135,7 +146,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3, help="timed batches per figure (default 3)")
     parser.add_argument("--random-games", type=int, default=1000, help="games per batch, random bots (1000)")
-    parser.add_argument("--default-games", type=int, default=24, help="games per batch, default bots (24)")
+    parser.add_argument("--default-games", type=int, default=24, help="least games per batch, default bots (24)")
     parser.add_argument("--skip-10k", action="store_true", help="skip the 10,000-game check")
     parser.add_argument("--skip-dask", action="store_true", help="skip Dask")
     args = parser.parse_args()
@@ -165,6 +176,8 @@ def main() -> int:
             # Untimed: the game and bots are imported in this process and in both workers.
             simulate(name, bots, 1, 999, workers=1, progress=False)
             simulate(name, bots, 4, 999, workers=2, chunk_size=1, progress=False)
+            if bots == "default":
+                count = batch_size(name, count)
             # 1 worker plays in this process; 2 workers is the local process pool (simulate's defaults).
             together = [Row(name, label, "1 worker", count), Row(name, label, "2 workers", count)]
             runs = [
