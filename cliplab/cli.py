@@ -21,6 +21,11 @@ INTERRUPTED = 130  # the exit code of a command stopped by Ctrl-C or kill
 # A kernel no page is connected to is ended this long after its last activity: a page fetched and never
 # opened, or closed without asking for its kernel's end, leaves nothing behind. (A closing page asks.)
 DEFAULT_CULL_AFTER = 120
+# Kernels talk to the server over Unix sockets where there are any. Over TCP each kernel binds five ports
+# picked free a moment before; when a class opens its pages, one of them may meanwhile be taken (by the
+# browsers' own connections, say), and that kernel dies starting, five times over, and its page shows
+# "Kernel does not exist" after a minute and a half.
+KERNEL_TRANSPORT = ["--KernelManager.transport=ipc"] if os.name == "posix" else []
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 _PACKAGE = Path(__file__).resolve().parent
 
@@ -114,6 +119,7 @@ def voila_command(
         "--Voila.log_level=WARN",
         f"--MappingKernelManager.cull_idle_timeout={cull_after}",
         f"--MappingKernelManager.cull_interval={max(1, cull_after // 4)}",
+        *KERNEL_TRANSPORT,
         f"--token={token or ''}",
     ]
 

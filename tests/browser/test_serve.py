@@ -77,13 +77,23 @@ def test_ctrl_c_stops_the_server_and_its_kernels(tmp_path: Path) -> None:
         while not (kernels := _children(voila)) and time.monotonic() < deadline:
             time.sleep(0.5)  # the kernels are preheated once the server listens
         assert kernels, "Voila preheats kernels for the dashboards"
+        # Over Unix sockets no port picked for a kernel can be taken by another connection before it binds.
+        files = [_connection_file(kernel) for kernel in kernels]
+        assert all(json.loads(file.read_text())["transport"] == "ipc" for file in files)
         process.send_signal(signal.SIGINT)
         assert process.wait(timeout=40) == 0
         with pytest.raises(OSError):
             socket.create_connection(("127.0.0.1", port), timeout=1).close()
         assert not _outliving([voila, *kernels]), "a process outlived cliplab serve"
+        left = [path.name for file in files for path in file.parent.glob(f"{file.stem}*")]
+        assert not left, "a stopped kernel's connection file and sockets are removed"
     finally:
         _stop(process)
+
+
+def _connection_file(kernel: int) -> Path:
+    arguments = Path(f"/proc/{kernel}/cmdline").read_bytes().decode().split("\0")
+    return Path(arguments[arguments.index("-f") + 1])
 
 
 def _children(pid: int) -> list[int]:
