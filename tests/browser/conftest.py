@@ -37,6 +37,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from cliplab.cli import KERNEL_TRANSPORT
+
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, ConsoleMessage, Locator, Page, Request
 
@@ -291,6 +293,7 @@ def _voila_command(path: Path, port: int, home: Path) -> list[str]:
         f"--port={port}",
         "--Voila.ip=127.0.0.1",
         "--Voila.port_retries=0",
+        *KERNEL_TRANSPORT,  # as cliplab serve: no port for a kernel to lose to another connection
     ]  # fmt: skip
 
 
