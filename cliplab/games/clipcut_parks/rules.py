@@ -230,68 +230,59 @@ def sheet_of(number: int) -> Sheet:
 # ----- cutting ----------------------------------------------------------------------------------------
 
 
-# What can be cut depends only on the squares left, the lines cut and the cut ends, and one cut changes it
-# little: each sheet's openings (per start point and direction, the cuts that stay on uncut lines between
-# squares of the sheet) are worked out once, from the sheet's openings before the cut where they are known,
-# and each call for legal cuts filters them by the lengths asked for and this round's cuts.
+# What can be cut is worked out with bitmasks over the lattice points, row by row, WIDTH bits a row: the bit of
+# point (r, c) is r * WIDTH + c, and a square (r, c) has the bit of its top-left corner. A line from point p
+# one step east has p's bit among the horizontal lines, one step south p's bit among the vertical lines
+# (shifted up by VERTICAL). Whole rows and columns of the sheet are then a few shifts and ands away, and no
+# sheet's answers need remembering.
 
 MAX_CUT = max(length for lengths in (*DIE_FACES, BONUS_CUT_LENGTHS) for length in lengths)
-CutStep = tuple[Segment, Point, Cut]  # a cut's last step: the line it follows, the point it ends at, the cut
-
-
-def _rays() -> list[tuple[Point, str, tuple[CutStep, ...]]]:
-    """From each lattice point in each direction (in the order cuts are listed: LATTICE, then DIRS), the
-    cuts that stay within the frame, shortest first."""
-    rays = []
-    for point in LATTICE:
-        for direction in DIRS:
-            steps: list[CutStep] = []
-            here = point
-            while len(steps) < MAX_CUT and (here, direction) in _STEPS:
-                here, line = _STEPS[here, direction]
-                steps.append((line, here, Cut(len(steps) + 1, point[0], point[1], direction)))
-            rays.append((point, _AXIS[direction], tuple(steps)))
-    return rays
-
-
-_RAYS = _rays()
-_RAYS_FROM = {point: range(4 * index, 4 * index + 4) for index, point in enumerate(LATTICE)}
-_LINES_AT = {point: tuple(_RAYS[ray][2][0][0] for ray in rays if _RAYS[ray][2]) for point, rays in _RAYS_FROM.items()}
-# Each line's rays: (ray, step) for every ray whose step (counted from 0) follows that line.
-_CROSSING: dict[Segment, list[tuple[int, int]]] = {}
-for _ray, _from in enumerate(_RAYS):
-    for _step, _cut_step in enumerate(_from[2]):
-        _CROSSING.setdefault(_cut_step[0], []).append((_ray, _step))
-# The four sides of each square as lines (a side on the sheet's edge is never cuttable and crosses no ray).
-_SIDES = {
-    (r, c): (((r - 1, c), (r, c)), ((r, c), (r + 1, c)), ((r, c - 1), (r, c)), ((r, c), (r, c + 1)))
-    for r, c in SHEET_CELLS
+WIDTH = SHEET_COLS + 1
+VERTICAL = 128  # where the vertical lines' bits start in a mask of cut lines
+LATTICE_BITS = sum(1 << (r * WIDTH + c) for r, c in LATTICE)
+_BIT = {point: 1 << (point[0] * WIDTH + point[1]) for point in LATTICE}  # a lattice point's or square's bit
+_LINE_BIT = {
+    edge_between(p, q): _BIT[p] << (VERTICAL if q[0] > p[0] else 0)
+    for (p, direction), (q, _) in _STEPS.items()
+    if direction in ("E", "S")
 }
-
-# An opening: a ray's start point and axis, and the steps of the cuts along it that can be made now. A sheet's
-# openings are kept by ray number, in the order cuts are listed (shared by every state with that sheet).
-Opening = tuple[Point, str, tuple[CutStep, ...]]
-_OPENINGS: dict[tuple[frozenset[Cell], frozenset[Segment], frozenset[Point]], dict[int, Opening]] = {}
-OPENINGS_KEPT = 4096  # sheets whose openings are remembered; the oldest are forgotten first
+# How far one step in each direction moves a point's bit (signed), and its axis.
+_SHIFT = {direction: dr * WIDTH + dc for direction, (dr, dc) in DIRECTIONS.items()}
+SheetBits = tuple[int, int, int]  # the squares left, the lines cut, the cut ends
 
 
-def _open(cells: frozenset[Cell], cuts: frozenset[Segment], steps: tuple[CutStep, ...]) -> int:
-    """How many of `steps` follow lines between two squares of the sheet that are not cut yet."""
-    run = 0
-    for (a, b), _, _ in steps:
-        if a not in cells or b not in cells or (a, b) in cuts:
-            break
-        run += 1
-    return run
+def cell_bits(cells: Iterable[Cell]) -> int:
+    return sum(_BIT[cell] for cell in cells)
+
+
+def sheet_bits(cells: Iterable[Cell], cuts: Iterable[Segment], ends: Iterable[Point]) -> SheetBits:
+    return cell_bits(cells), sum(_LINE_BIT[line] for line in cuts), sum(_BIT[point] for point in ends)
+
+
+def _shifted(mask: int, by: int) -> int:
+    return mask << by if by >= 0 else mask >> -by
+
+
+# Every cut within the frame by a sort key that lists cuts in the order of the rules' listing: by start point
+# (in LATTICE order), then direction (in DIRS order), then length.
+_CUT_AT: dict[int, Cut] = {}
+for _point in LATTICE:
+    for _d, _direction in enumerate(DIRS):
+        for _length in range(1, MAX_CUT + 1):
+            _end = (_point[0] + _length * DIRECTIONS[_direction][0], _point[1] + _length * DIRECTIONS[_direction][1])
+            if _end in _BIT:
+                _key = ((_point[0] * WIDTH + _point[1]) * 4 + _d) * 8 + _length
+                _CUT_AT[_key] = Cut(_length, _point[0], _point[1], _direction)
 
 
 class SheetCuts:
     """One player's sheet as the cutting rules see it: squares left, lines cut, cut ends, this round's cuts.
 
-    The game asks it about the real sheet; the planning bot about sheets it imagines cutting.
+    The game asks it about the real sheet (with the bitmasks it keeps of them); the planning bot about sheets
+    it imagines cutting.
     """
 
-    __slots__ = ("cells", "cuts", "ends", "round_cuts")
+    __slots__ = ("bits", "cells", "cuts", "ends", "round_cuts")
 
     def __init__(
         self,
@@ -299,11 +290,13 @@ class SheetCuts:
         cuts: frozenset[Segment],
         ends: frozenset[Point],
         round_cuts: Sequence[tuple[Point, Point, str]],
+        bits: SheetBits | None = None,
     ) -> None:
         self.cells = cells
         self.cuts = cuts
         self.ends = ends
         self.round_cuts = round_cuts
+        self.bits = sheet_bits(cells, cuts, ends) if bits is None else bits
 
     def is_start(self, point: Point) -> bool:
         """A cut starts on the sheet's boundary as it is now, or at an end of an earlier cut."""
@@ -344,83 +337,53 @@ class SheetCuts:
                 )
         return None
 
-    def openings(self, before: SheetCuts | None = None) -> dict[int, Opening]:
-        """From every start point in every direction, in the order cuts are listed, the cuts along lines between
-        two squares of the sheet that are not cut, whatever the round. `before`, this sheet before a cut or
-        before a part came free, saves walking the whole sheet: squares only leave and lines only get cut, so
-        its openings only shorten where a line was cut or a square left, and the only new start points are the
-        new cut ends and the corners of the squares gone."""
-        cells, cuts, ends = self.cells, self.cuts, self.ends
-        key = (cells, cuts, ends)
-        found = _OPENINGS.get(key)
-        if found is not None:
-            return found
-        known = None if before is None else _OPENINGS.get((before.cells, before.cuts, before.ends))
-        if known is None or before is None:
-            opened: dict[int, Opening] = {}
-            starts = [point for point in LATTICE if self.is_start(point)]
-        else:
-            opened = known.copy()
-            gone = before.cells - cells if len(before.cells) != len(cells) else frozenset()
-            lost = list(cuts - before.cuts)
-            lost += [side for cell in gone for side in _SIDES[cell]]
-            for line in lost:
-                for ray, step in _CROSSING.get(line, ()):
-                    opening = opened.get(ray)
-                    if opening is not None and len(opening[2]) > step:
-                        if step:
-                            opened[ray] = (opening[0], opening[1], opening[2][:step])
-                        else:
-                            del opened[ray]
-            corners = {(r + dr, c + dc) for r, c in gone for dr in (0, 1) for dc in (0, 1)}
-            starts = [point for point in (ends - before.ends) | corners if not before.is_start(point)]
-        added = False
-        for point in starts:
-            for ray in _RAYS_FROM[point]:
-                _, axis, steps = _RAYS[ray]
-                run = _open(cells, cuts, steps)
-                if run:
-                    opened[ray] = (point, axis, steps[:run])
-                    added = True
-        found = dict(sorted(opened.items())) if added and known is not None else opened
-        if len(_OPENINGS) >= OPENINGS_KEPT:
-            del _OPENINGS[next(iter(_OPENINGS))]
-        _OPENINGS[key] = found
-        return found
+    def _starts(self) -> int:
+        """The points a cut may start from: cut ends, and corners of a square that is not in the sheet."""
+        cells, _, ends = self.bits
+        whole = cells & cells << 1 & cells << WIDTH & cells << (WIDTH + 1)
+        return LATTICE_BITS & ~whole | ends
 
     def legal(self, lengths: Collection[int], first_only: bool = False) -> list[Cut]:
-        """Every legal cut of the given lengths (the same rules as `problem`), in the order of `openings`."""
-        # End points of this round's cuts, per axis: a cut on the same axis may not touch them.
-        round_ends: dict[str, set[Point]] = {"h": set(), "v": set()}
+        """Every legal cut of the given lengths (the same rules as `problem`): by start point, direction, length."""
+        cells, cut, _ = self.bits
+        starts = self._starts()
+        # Lines between two squares of the sheet that are not cut, by the bit of their north or west point.
+        open_lines = {
+            "h": cells & cells << WIDTH & ~cut,
+            "v": cells & cells << 1 & ~(cut >> VERTICAL),
+        }
+        round_ends = {"h": 0, "v": 0}
         for start, end, axis in self.round_cuts:
-            round_ends[axis].update((start, end))
-        # An opening's steps are its cuts of length 1, 2, ...: the cut of each length asked for is looked up,
-        # not searched for.
-        wanted = sorted(set(lengths))
-        found: list[Cut] = []
-        for point, axis, steps in self.openings().values():
-            ends = round_ends[axis]
-            if point in ends:
-                continue
-            for length in wanted:
-                if length > len(steps):
-                    break
-                _, end, cut = steps[length - 1]
-                if end not in ends:
-                    found.append(cut)
-                    if first_only:
-                        return found
-        return found
+            round_ends[axis] |= _BIT[start] | _BIT[end]
+        wanted = sorted(length for length in set(lengths) if 1 <= length <= MAX_CUT)
+        keys = []
+        for d, direction in enumerate(DIRS):
+            axis, shift = _AXIS[direction], _SHIFT[direction]
+            lines, ends = open_lines[axis], round_ends[axis]
+            # A line going north or west from a point is kept by the bit of the point one step on.
+            run = starts & ~ends
+            length = 0
+            for wanted_length in wanted:
+                while length < wanted_length:
+                    run &= _shifted(lines, -length * shift) if shift > 0 else _shifted(lines, -(length + 1) * shift)
+                    length += 1
+                found = run & ~_shifted(ends, -length * shift)
+                while found:
+                    low = found & -found
+                    keys.append((low.bit_length() - 1) * 32 + d * 8 + length)
+                    found ^= low
+        keys.sort()
+        if first_only:
+            del keys[1:]
+        return [_CUT_AT[key] for key in keys]
 
     def closing_steps(self, cut: Cut) -> list[int]:
         """The steps of `cut` (counted from 1) that end on the sheet's boundary or on an earlier cut. Each one
         cuts the sheet in two there; a cut with none leaves the sheet in one piece."""
-        cuts = self.cuts
-        return [
-            step
-            for step, point in enumerate(cut.points[1:], 1)
-            if self.is_start(point) or any(line in cuts for line in _LINES_AT[point])
-        ]
+        lines = self.bits[1]
+        horizontal, vertical = lines & (1 << VERTICAL) - 1, lines >> VERTICAL
+        touched = self._starts() | horizontal | horizontal << 1 | vertical | vertical << WIDTH
+        return [step for step, point in enumerate(cut.points[1:], 1) if touched & _BIT[point]]
 
 
 # ----- what a placement needs -----------------------------------------------------------------------
@@ -560,6 +523,7 @@ class ClipCutParks(State):
         self.sheet = [SHEET_CELLS] * n  # squares still in the sheet
         self.cuts: list[frozenset[Segment]] = [frozenset()] * n
         self.cut_ends: list[frozenset[Point]] = [frozenset()] * n
+        self.sheet_bits = [sheet_bits(SHEET_CELLS, (), ())] * n  # the three above as the cutting rules keep them
         # This round's cuts (bonus cuts included) as (start, end, axis): for the no-straight-extension rule.
         self.round_cuts: list[list[tuple[Point, Point, str]]] = [[] for _ in range(n)]
         self.to_cut: list[list[int]] = [[] for _ in range(n)]  # lengths the die still asks for
@@ -635,7 +599,9 @@ class ClipCutParks(State):
 
     def cutting(self, seat: int) -> SheetCuts:
         """The cutting rules' picture of a player's sheet as it is now."""
-        return SheetCuts(self.sheet[seat], self.cuts[seat], self.cut_ends[seat], self.round_cuts[seat])
+        return SheetCuts(
+            self.sheet[seat], self.cuts[seat], self.cut_ends[seat], self.round_cuts[seat], self.sheet_bits[seat]
+        )
 
     def is_start(self, seat: int, point: Point) -> bool:
         return self.cutting(seat).is_start(point)
@@ -653,10 +619,13 @@ class ClipCutParks(State):
 
     def _cut(self, seat: int, cut: Cut) -> None:
         before = self.cutting(seat)
-        steps = _RAYS[_RAYS_FROM[cut.row, cut.col][DIRS.index(cut.direction)]][2][: cut.length]
         points = cut.points
-        self.cuts[seat] = self.cuts[seat].union(line for line, _, _ in steps)
+        lines = [edge_between(p, q) for p, q in pairwise(points)]
+        self.cuts[seat] = self.cuts[seat].union(lines)
         self.cut_ends[seat] = self.cut_ends[seat] | {points[0], points[-1]}
+        cells, cut_lines, ends = before.bits
+        cut_lines |= sum(_LINE_BIT[line] for line in lines)
+        self.sheet_bits[seat] = (cells, cut_lines, ends | _BIT[points[0]] | _BIT[points[-1]])
         self.round_cuts[seat].append((points[0], points[-1], _AXIS[cut.direction]))
         if self.stage[seat] == "bonus":
             self.resume[seat] = "build"
@@ -673,7 +642,6 @@ class ClipCutParks(State):
             self.tied[seat] = tied
         else:
             self._split(seat, pieces, tied[0])
-        self.cutting(seat).openings(before)
 
     def _pieces(self, seat: int, closing: list[int], points: list[Point]) -> list[frozenset[Cell]]:
         """The parts of a seat's sheet after a cut along `points` closed it at the `closing` steps, as `parts`
@@ -690,12 +658,15 @@ class ClipCutParks(State):
     def _split(self, seat: int, pieces: list[frozenset[Cell]], kept: frozenset[Cell]) -> None:
         """The kept part stays the sheet; every other part comes free as a section to build."""
         self.sheet[seat] = kept
+        cells, lines, ends = self.sheet_bits[seat]
         sections = self.sections[seat]
         for piece in pieces:
             if piece != kept:
+                cells &= ~cell_bits(piece)
                 number = len(sections) + 1
                 sections[number] = tuple(sorted(piece))
                 self.pending[seat].append(number)
+        self.sheet_bits[seat] = (cells, lines, ends)
         self.tied[seat] = ()
         self.stage[seat] = self.resume[seat]
 
@@ -880,9 +851,7 @@ class ClipCutParks(State):
             self._cut(player, action)
         elif isinstance(action, Keep):
             kept = next(piece for piece in self.tied[player] if (action.row, action.col) in piece)
-            before = self.cutting(player)
             self._split(player, parts(self.sheet[player], self.cuts[player]), kept)
-            self.cutting(player).openings(before)
         elif isinstance(action, Place):
             self._place(player, action)
         elif isinstance(action, Crumple):
@@ -939,6 +908,11 @@ class ClipCutParks(State):
         from .explain import why_illegal
 
         return why_illegal(self, player, action)
+
+    def _data(self) -> dict[str, Any]:
+        data = State._data(self)
+        del data["sheet_bits"]  # worked out from the sheet, its cuts and cut ends: no part of the position
+        return data
 
     # ----- what each seat sees -------------------------------------------------------------------------
 
@@ -1399,6 +1373,7 @@ def _begin_seat(
     if not sheet or len(parts(sheet, frozenset(cuts))) != 1:
         raise PositionError(f"{where}cuts", "the sheet left is not one piece: list what came free as sections or gone")
     game.sheet[seat], game.cuts[seat], game.cut_ends[seat] = sheet, frozenset(cuts), frozenset(ends)
+    game.sheet_bits[seat] = sheet_bits(sheet, cuts, ends)
     game.round_cuts[seat] = round_cuts
     game.sections[seat] = sections
     game.face_up[seat] = _cards(game, record.get("face_up", []), f"{where}face_up", held)
