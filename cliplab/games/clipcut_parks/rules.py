@@ -356,7 +356,8 @@ class SheetCuts:
         for start, end, axis in self.round_cuts:
             round_ends[axis] |= _BIT[start] | _BIT[end]
         wanted = sorted(length for length in set(lengths) if 1 <= length <= MAX_CUT)
-        keys = []
+        keys: list[int] = []
+        add = keys.append
         for d, direction in enumerate(DIRS):
             axis, shift = _AXIS[direction], _SHIFT[direction]
             lines, ends = open_lines[axis], round_ends[axis]
@@ -368,9 +369,12 @@ class SheetCuts:
                     run &= _shifted(lines, -length * shift) if shift > 0 else _shifted(lines, -(length + 1) * shift)
                     length += 1
                 found = run & ~_shifted(ends, -length * shift)
+                if first_only:
+                    found &= -found  # the first cut of each kind is enough to find the first of all
+                key = d * 8 + length - 32  # the sort key less 32 times the bit number counted from 1
                 while found:
                     low = found & -found
-                    keys.append((low.bit_length() - 1) * 32 + d * 8 + length)
+                    add((low.bit_length() << 5) + key)
                     found ^= low
         keys.sort()
         if first_only:
