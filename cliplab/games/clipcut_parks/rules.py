@@ -454,42 +454,61 @@ def _requirement_tokens(card: ParkCard, squares: SheetSquares, pairs: Iterable[t
     return need
 
 
+# A placement of a shape on a card as the rules keep it: the placement, the spaces it covers, its orientation
+# as a Place names it, and what the spaces it covers ask for (shape square, requirement, the token waiving it),
+# blank spaces left out.
+CardPlacement = tuple[Placement, frozenset[Cell], int, tuple[tuple[Cell, str, str | None], ...]]
+Cost = tuple[tuple[str, int], ...]
+Laying = tuple[Place, Cost, frozenset[Cell], Placement]  # a Place, its cost, the spaces it covers, its placement
+
+
 @lru_cache(maxsize=4096)
-def _card_placements(
-    shape: frozenset[Cell], card: ParkCard, flips: bool
-) -> tuple[tuple[Placement, frozenset[Cell]], ...]:
+def _card_placements(shape: frozenset[Cell], card: ParkCard, flips: bool) -> tuple[CardPlacement, ...]:
     """Every placement of a shape (its top-left corner at 0,0) on the whole of a card that keeps the card's
-    walkways whole, with the spaces it covers. On part of the card the placements are those covering only
-    free spaces, in the same order: by transform, then by where the first square lands."""
+    walkways whole. On part of the card the placements are those covering only free spaces, in the same
+    order: by transform, then by where the first square lands."""
     found = []
     for placement in placements(shape, card.cells, flips):
         covered = placement.cells
         if _keeps_walkways(card, covered):
-            found.append((placement, covered))
+            transform = placement.transform
+            demands = tuple(
+                (square, wanted, waiving_token(wanted))
+                for square, space in placement.mapping
+                if (wanted := card.requirement(space)) != "blank"
+            )
+            found.append((placement, covered, transform.turns + 4 * transform.flipped, demands))
     return tuple(found)
 
 
 @lru_cache(maxsize=8192)
-def _fits_on(
+def _layings(
     sheet: Sheet, section: int, squares: tuple[Cell, ...], card: ParkCard, ref: CardRef, flips: bool
-) -> tuple[tuple[Fit, frozenset[Cell]], ...]:
+) -> tuple[Laying, ...]:
     """Every way to lay a section of `sheet` on the whole of a card that keeps its walkways whole, with what
-    each costs, whatever tokens are held, and the spaces it covers. Remembered: a section is listed again on
-    every step of building until it is placed, and the fits on a card with covered spaces are those of the
-    whole card that cover none of them."""
-    top = min(r for r, _ in squares)
-    left = min(c for _, c in squares)
+    each costs, whatever tokens are held. Remembered: a section is listed again on every step of building
+    until it is placed, and the ways onto a card with covered spaces are those onto the whole card that cover
+    none of them."""
+    top, left = _corner(squares)
     shape = frozenset((r - top, c - left) for r, c in squares)
     squares_seen = sheet_squares(sheet)
     found = []
-    for placement, covered in _card_placements(shape, card, flips):
-        mapping = tuple(((r + top, c + left), space) for (r, c), space in placement.mapping)
-        need = _requirement_tokens(card, squares_seen, mapping)
-        transform = placement.transform
+    for placement, covered, orientation, demands in _card_placements(shape, card, flips):
+        need: dict[str, int] = {}
+        for (r, c), wanted, token in demands:
+            colour, icon = squares_seen[r + top, c + left]
+            if wanted != colour and wanted != icon and token is not None:  # colours and icons have distinct names
+                need[token] = need.get(token, 0) + 1
         row, col = placement.offset
-        place = Place(section, ref[0], ref[1], row, col, transform.turns + 4 * transform.flipped)
-        found.append((Fit(place, mapping, tuple(sorted(need.items()))), covered))
+        place = Place(section, ref[0], ref[1], row, col, orientation)
+        found.append((place, tuple(sorted(need.items())) if need else (), covered, placement))
     return tuple(found)
+
+
+def _corner(squares: Iterable[Cell]) -> Cell:
+    """The top row and left column of some squares."""
+    rows, cols = zip(*squares, strict=True)
+    return min(rows), min(cols)
 
 
 def tokens_spent(game: ClipCutParks, seat: int, place: Place) -> dict[str, int]:
@@ -681,25 +700,36 @@ class ClipCutParks(State):
 
     def fits(self, seat: int, section: int, ref: CardRef | None = None) -> list[Fit]:
         """Every legal way to lay `section` on one face-up card (or on any of them)."""
+        top, left = _corner(self.sections[seat][section])
+        return [
+            Fit(place, tuple(((r + top, c + left), space) for (r, c), space in placement.mapping), cost)
+            for place, cost, _, placement in self._open_layings(seat, section, ref)
+        ]
+
+    def _open_layings(self, seat: int, section: int, ref: CardRef | None = None) -> list[Laying]:
+        """The layings behind `fits`: those covering only free spaces, at a cost in tokens the seat holds."""
         squares = self.sections[seat][section]
         sheet = sheet_of(self.sheet_number[seat])
         held = self.tokens[seat]
         flips = self.option("allow_flip")
-        found: list[Fit] = []
+        found: list[Laying] = []
         for card_ref in self.face_up[seat] if ref is None else [ref]:
             taken = self.covered[seat].get(card_ref, {}).keys()
-            for fit, spaces in _fits_on(sheet, section, squares, card_of(card_ref), card_ref, flips):
-                if (not taken or spaces.isdisjoint(taken)) and all(held[token] >= count for token, count in fit.cost):
-                    found.append(fit)
+            for laying in _layings(sheet, section, squares, card_of(card_ref), card_ref, flips):
+                cost = laying[1]
+                if (not taken or laying[2].isdisjoint(taken)) and (
+                    not cost or all(held[token] >= count for token, count in cost)
+                ):
+                    found.append(laying)
         return found
 
     def _build_actions(self, seat: int) -> list[Action]:
         actions: list[Action] = []
         voluntary = self.option("voluntary_crumple")
         for section in self.pending[seat]:
-            fits = self.fits(seat, section)
-            actions.extend(fit.action for fit in fits)
-            if voluntary or not fits:
+            layings = self._open_layings(seat, section)
+            actions.extend(laying[0] for laying in layings)
+            if voluntary or not layings:
                 actions.append(Crumple(section))
         return actions
 
@@ -901,10 +931,10 @@ class ClipCutParks(State):
             return action.length in self.lengths_to_cut(player) and self.cutting(player).problem(action) is None
         if isinstance(action, Place | Crumple) and stage == "build" and action.section in self.pending[player]:
             if isinstance(action, Crumple):
-                return self.option("voluntary_crumple") or not self.fits(player, action.section)
+                return self.option("voluntary_crumple") or not self._open_layings(player, action.section)
             ref = (action.kind, action.card)
             return ref in self.face_up[player] and any(
-                fit.action == action for fit in self.fits(player, action.section, ref)
+                laying[0] == action for laying in self._open_layings(player, action.section, ref)
             )
         return action in self._legal(player)
 
