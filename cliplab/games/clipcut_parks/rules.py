@@ -19,7 +19,8 @@ import random
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from itertools import pairwise
+from itertools import pairwise, repeat
+from operator import is_
 from typing import Any, ClassVar
 
 from cliplab.engine import (
@@ -246,8 +247,8 @@ _LINE_BIT = {
     for (p, direction), (q, _) in _STEPS.items()
     if direction in ("E", "S")
 }
-# How far one step in each direction moves a point's bit (signed), and its axis.
-_SHIFT = {direction: dr * WIDTH + dc for direction, (dr, dc) in DIRECTIONS.items()}
+# Per direction, in DIRS order: its axis, how far one step moves a point's bit, and whether it moves it up.
+_WAYS = tuple((_AXIS[d], abs(DIRECTIONS[d][0] * WIDTH + DIRECTIONS[d][1]), d in ("E", "S")) for d in DIRS)
 SheetBits = tuple[int, int, int]  # the squares left, the lines cut, the cut ends
 
 
@@ -257,10 +258,6 @@ def cell_bits(cells: Iterable[Cell]) -> int:
 
 def sheet_bits(cells: Iterable[Cell], cuts: Iterable[Segment], ends: Iterable[Point]) -> SheetBits:
     return cell_bits(cells), sum(_LINE_BIT[line] for line in cuts), sum(_BIT[point] for point in ends)
-
-
-def _shifted(mask: int, by: int) -> int:
-    return mask << by if by >= 0 else mask >> -by
 
 
 # Every cut within the frame by a sort key that lists cuts in the order of the rules' listing: by start point
@@ -358,17 +355,17 @@ class SheetCuts:
         wanted = sorted(length for length in set(lengths) if 1 <= length <= MAX_CUT)
         keys: list[int] = []
         add = keys.append
-        for d, direction in enumerate(DIRS):
-            axis, shift = _AXIS[direction], _SHIFT[direction]
+        for d, (axis, unit, up) in enumerate(_WAYS):
             lines, ends = open_lines[axis], round_ends[axis]
-            # A line going north or west from a point is kept by the bit of the point one step on.
+            # A cut's k-th line (from 0) is kept by the bit of the point k steps on going east or south, k + 1
+            # steps on going north or west; a cut may not end where a cut of this round on its axis ends.
             run = starts & ~ends
             length = 0
             for wanted_length in wanted:
                 while length < wanted_length:
-                    run &= _shifted(lines, -length * shift) if shift > 0 else _shifted(lines, -(length + 1) * shift)
+                    run &= lines >> length * unit if up else lines << (length + 1) * unit
                     length += 1
-                found = run & ~_shifted(ends, -length * shift)
+                found = run & ~(ends >> length * unit if up else ends << length * unit)
                 if first_only:
                     found &= -found  # the first cut of each kind is enough to find the first of all
                 key = d * 8 + length - 32  # the sort key less 32 times the bit number counted from 1
@@ -567,6 +564,7 @@ class ClipCutParks(State):
         self.covered: list[dict[CardRef, dict[Cell, tuple[int, Cell]]]] = [{} for _ in range(n)]
         self.tokens = [{token: 0 for token in TOKENS} for _ in range(n)]
         self.bonuses_lost = [0] * n
+        self._legal_memo: tuple[int, list[Action]] | None = None  # (seat, its legal actions) until the next change
         start = self.config.start_fields()
         if start is not None:
             _begin_at(self, start)
@@ -861,6 +859,19 @@ class ClipCutParks(State):
     # ----- the engine's hooks ------------------------------------------------------------------------
 
     def _legal(self, player: int) -> list[Action]:
+        # The checked path asks twice per action (the caller's list, then the check): worked out once.
+        memo = self._legal_memo
+        if memo is None or memo[0] != player:
+            memo = self._legal_memo = (player, self._list_legal(player))
+        return list(memo[1])
+
+    def _listed(self, player: int, action: Action) -> bool:
+        """Whether `action` is one of the objects last listed as `player`'s legal actions (found by identity, at C
+        speed): such an action is legal and in its canonical form."""
+        memo = self._legal_memo
+        return memo is not None and memo[0] == player and any(map(is_, memo[1], repeat(action)))
+
+    def _list_legal(self, player: int) -> list[Action]:
         stage = self.stage[player]
         if stage in ("cut", "bonus"):
             return [*self.legal_cuts(player)]
@@ -873,6 +884,7 @@ class ClipCutParks(State):
         return []
 
     def _apply(self, player: int, action: Action) -> None:
+        self._legal_memo = None
         if player == CHANCE:
             if isinstance(action, Roll):
                 self._after_roll(action)
@@ -897,6 +909,8 @@ class ClipCutParks(State):
         self._maybe_end_round()
 
     def _normalize(self, player: int, action: Action) -> Action:
+        if self._listed(player, action):
+            return action
         # A part may be named by any of its squares; a placement by any orientation that lands the same way.
         if isinstance(action, Keep) and self.stage[player] == "keep":
             for piece in self.tied[player]:
@@ -925,6 +939,8 @@ class ClipCutParks(State):
         return action
 
     def _is_legal(self, player: int, action: Action) -> bool:
+        if self._listed(player, action):
+            return True
         # A cut, a placement or a crumpling is checked by the rules that list it, without listing the others.
         stage = self.stage[player]
         if isinstance(action, Cut) and stage in ("cut", "bonus") and _well_formed(action):
@@ -945,7 +961,8 @@ class ClipCutParks(State):
 
     def _data(self) -> dict[str, Any]:
         data = State._data(self)
-        del data["sheet_bits"]  # worked out from the sheet, its cuts and cut ends: no part of the position
+        # Worked out from the sheet, its cuts and cut ends, and a cache: no part of the position.
+        del data["sheet_bits"], data["_legal_memo"]
         return data
 
     # ----- what each seat sees -------------------------------------------------------------------------
@@ -956,6 +973,7 @@ class ClipCutParks(State):
         return [dealt_at[ref] for pile in self.pile for ref in pile if ref in dealt_at]
 
     def _redact(self, seat: int | None) -> None:
+        self._legal_memo = None  # worked out from what the view now hides
         # A face-down card shows only that it is there, and which deal (if any) put it there.
         dealt_at = self.dealt_at
         self.pile = [[(FACE_DOWN, dealt_at.pop(ref, -1)) for ref in pile] for pile in self.pile]
@@ -963,6 +981,7 @@ class ClipCutParks(State):
             self.config = _face_down_start(self.config, tuple(map(tuple, self.pile)))
 
     def _sample_hidden(self, rng: random.Random) -> None:
+        self._legal_memo = None  # worked out from the hidden cards as they were
         # Face-down cards are any park cards not seen anywhere (the unused ones are out of sight too).
         seen = {*self.dealt_at, *self.discarded}
         seen.update(ref for refs in (*self.face_up, *self.completed) for ref in refs)
