@@ -263,13 +263,27 @@ def sheet_bits(cells: Iterable[Cell], cuts: Iterable[Segment], ends: Iterable[Po
 # Every cut within the frame by a sort key that lists cuts in the order of the rules' listing: by start point
 # (in LATTICE order), then direction (in DIRS order), then length.
 _CUT_AT: dict[int, Cut] = {}
+# Each of those cuts' points, lines and lines' bits by (row, col, direction, length): what making it changes.
+_PATH: dict[tuple[int, int, str, int], tuple[tuple[Point, ...], tuple[Segment, ...], int]] = {}
 for _point in LATTICE:
     for _d, _direction in enumerate(DIRS):
         for _length in range(1, MAX_CUT + 1):
             _end = (_point[0] + _length * DIRECTIONS[_direction][0], _point[1] + _length * DIRECTIONS[_direction][1])
             if _end in _BIT:
                 _key = ((_point[0] * WIDTH + _point[1]) * 4 + _d) * 8 + _length
-                _CUT_AT[_key] = Cut(_length, _point[0], _point[1], _direction)
+                _CUT_AT[_key] = _made = Cut(_length, _point[0], _point[1], _direction)
+                _lines = tuple(edge_between(p, q) for p, q in pairwise(_made.points))
+                _PATH[_made.row, _made.col, _made.direction, _made.length] = (
+                    tuple(_made.points),
+                    _lines,
+                    sum(_LINE_BIT[line] for line in _lines),
+                )
+
+
+@lru_cache(maxsize=64)
+def _wanted(lengths: tuple[int, ...]) -> list[int]:
+    """The lengths a cut can have among these, each once, shortest first."""
+    return sorted(length for length in set(lengths) if 1 <= length <= MAX_CUT)
 
 
 class SheetCuts:
@@ -345,14 +359,11 @@ class SheetCuts:
         cells, cut, _ = self.bits
         starts = self._starts()
         # Lines between two squares of the sheet that are not cut, by the bit of their north or west point.
-        open_lines = {
-            "h": cells & cells << WIDTH & ~cut,
-            "v": cells & cells << 1 & ~(cut >> VERTICAL),
-        }
+        open_lines = {"h": cells & cells << WIDTH & ~cut, "v": cells & cells << 1 & ~(cut >> VERTICAL)}
         round_ends = {"h": 0, "v": 0}
         for start, end, axis in self.round_cuts:
             round_ends[axis] |= _BIT[start] | _BIT[end]
-        wanted = sorted(length for length in set(lengths) if 1 <= length <= MAX_CUT)
+        wanted = _wanted(tuple(lengths))
         keys: list[int] = []
         add = keys.append
         for d, (axis, unit, up) in enumerate(_WAYS):
@@ -378,13 +389,13 @@ class SheetCuts:
             del keys[1:]
         return [_CUT_AT[key] for key in keys]
 
-    def closing_steps(self, cut: Cut) -> list[int]:
-        """The steps of `cut` (counted from 1) that end on the sheet's boundary or on an earlier cut. Each one
-        cuts the sheet in two there; a cut with none leaves the sheet in one piece."""
+    def closing_steps(self, points: Sequence[Point]) -> list[int]:
+        """The steps of a cut along `points` (counted from 1) that end on the sheet's boundary or on an earlier
+        cut. Each one cuts the sheet in two there; a cut with none leaves the sheet in one piece."""
         lines = self.bits[1]
         horizontal, vertical = lines & (1 << VERTICAL) - 1, lines >> VERTICAL
         touched = self._starts() | horizontal | horizontal << 1 | vertical | vertical << WIDTH
-        return [step for step, point in enumerate(cut.points[1:], 1) if touched & _BIT[point]]
+        return [step for step, point in enumerate(points[1:], 1) if touched & _BIT[point]]
 
 
 # ----- what a placement needs -----------------------------------------------------------------------
@@ -640,20 +651,18 @@ class ClipCutParks(State):
 
     def _cut(self, seat: int, cut: Cut) -> None:
         before = self.cutting(seat)
-        points = cut.points
-        lines = [edge_between(p, q) for p, q in pairwise(points)]
+        points, lines, line_bits = _PATH[cut.row, cut.col, cut.direction, cut.length]
         self.cuts[seat] = self.cuts[seat].union(lines)
         self.cut_ends[seat] = self.cut_ends[seat] | {points[0], points[-1]}
         cells, cut_lines, ends = before.bits
-        cut_lines |= sum(_LINE_BIT[line] for line in lines)
-        self.sheet_bits[seat] = (cells, cut_lines, ends | _BIT[points[0]] | _BIT[points[-1]])
+        self.sheet_bits[seat] = (cells, cut_lines | line_bits, ends | _BIT[points[0]] | _BIT[points[-1]])
         self.round_cuts[seat].append((points[0], points[-1], _AXIS[cut.direction]))
         if self.stage[seat] == "bonus":
             self.resume[seat] = "build"
         else:
             self.to_cut[seat].remove(cut.length)
             self.resume[seat] = "cut"
-        pieces = self._pieces(seat, before.closing_steps(cut), points)
+        pieces = self._pieces(seat, before.closing_steps(points), points)
         largest = max(len(piece) for piece in pieces)
         tied = tuple(piece for piece in pieces if len(piece) == largest)
         if len(pieces) == 1:
@@ -664,7 +673,7 @@ class ClipCutParks(State):
         else:
             self._split(seat, pieces, tied[0])
 
-    def _pieces(self, seat: int, closing: list[int], points: list[Point]) -> list[frozenset[Cell]]:
+    def _pieces(self, seat: int, closing: list[int], points: Sequence[Point]) -> list[frozenset[Cell]]:
         """The parts of a seat's sheet after a cut along `points` closed it at the `closing` steps, as `parts`
         gives them. With one closing step the part cut off is found from the two sides of that step alone."""
         sheet, cuts = self.sheet[seat], self.cuts[seat]
