@@ -19,7 +19,8 @@ import random
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from itertools import pairwise
+from itertools import pairwise, repeat
+from operator import is_
 from typing import Any, ClassVar
 
 from cliplab.engine import (
@@ -230,68 +231,69 @@ def sheet_of(number: int) -> Sheet:
 # ----- cutting ----------------------------------------------------------------------------------------
 
 
-# What can be cut depends only on the squares left, the lines cut and the cut ends, and one cut changes it
-# little: each sheet's openings (per start point and direction, the cuts that stay on uncut lines between
-# squares of the sheet) are worked out once, from the sheet's openings before the cut where they are known,
-# and each call for legal cuts filters them by the lengths asked for and this round's cuts.
+# What can be cut is worked out with bitmasks over the lattice points, row by row, WIDTH bits a row: the bit of
+# point (r, c) is r * WIDTH + c, and a square (r, c) has the bit of its top-left corner. A line from point p
+# one step east has p's bit among the horizontal lines, one step south p's bit among the vertical lines
+# (shifted up by VERTICAL). Whole rows and columns of the sheet are then a few shifts and ands away, and no
+# sheet's answers need remembering.
 
 MAX_CUT = max(length for lengths in (*DIE_FACES, BONUS_CUT_LENGTHS) for length in lengths)
-CutStep = tuple[Segment, Point, Cut]  # a cut's last step: the line it follows, the point it ends at, the cut
-
-
-def _rays() -> list[tuple[Point, str, tuple[CutStep, ...]]]:
-    """From each lattice point in each direction (in the order cuts are listed: LATTICE, then DIRS), the
-    cuts that stay within the frame, shortest first."""
-    rays = []
-    for point in LATTICE:
-        for direction in DIRS:
-            steps: list[CutStep] = []
-            here = point
-            while len(steps) < MAX_CUT and (here, direction) in _STEPS:
-                here, line = _STEPS[here, direction]
-                steps.append((line, here, Cut(len(steps) + 1, point[0], point[1], direction)))
-            rays.append((point, _AXIS[direction], tuple(steps)))
-    return rays
-
-
-_RAYS = _rays()
-_RAYS_FROM = {point: range(4 * index, 4 * index + 4) for index, point in enumerate(LATTICE)}
-_LINES_AT = {point: tuple(_RAYS[ray][2][0][0] for ray in rays if _RAYS[ray][2]) for point, rays in _RAYS_FROM.items()}
-# Each line's rays: (ray, step) for every ray whose step (counted from 0) follows that line.
-_CROSSING: dict[Segment, list[tuple[int, int]]] = {}
-for _ray, _from in enumerate(_RAYS):
-    for _step, _cut_step in enumerate(_from[2]):
-        _CROSSING.setdefault(_cut_step[0], []).append((_ray, _step))
-# The four sides of each square as lines (a side on the sheet's edge is never cuttable and crosses no ray).
-_SIDES = {
-    (r, c): (((r - 1, c), (r, c)), ((r, c), (r + 1, c)), ((r, c - 1), (r, c)), ((r, c), (r, c + 1)))
-    for r, c in SHEET_CELLS
+WIDTH = SHEET_COLS + 1
+VERTICAL = 128  # where the vertical lines' bits start in a mask of cut lines
+LATTICE_BITS = sum(1 << (r * WIDTH + c) for r, c in LATTICE)
+_BIT = {point: 1 << (point[0] * WIDTH + point[1]) for point in LATTICE}  # a lattice point's or square's bit
+_LINE_BIT = {
+    edge_between(p, q): _BIT[p] << (VERTICAL if q[0] > p[0] else 0)
+    for (p, direction), (q, _) in _STEPS.items()
+    if direction in ("E", "S")
 }
-
-# An opening: a ray's start point and axis, and the steps of the cuts along it that can be made now. A sheet's
-# openings are kept by ray number, in the order cuts are listed (shared by every state with that sheet).
-Opening = tuple[Point, str, tuple[CutStep, ...]]
-_OPENINGS: dict[tuple[frozenset[Cell], frozenset[Segment], frozenset[Point]], dict[int, Opening]] = {}
-OPENINGS_KEPT = 4096  # sheets whose openings are remembered; the oldest are forgotten first
+# Per direction, in DIRS order: its axis, how far one step moves a point's bit, and whether it moves it up.
+_WAYS = tuple((_AXIS[d], abs(DIRECTIONS[d][0] * WIDTH + DIRECTIONS[d][1]), d in ("E", "S")) for d in DIRS)
+SheetBits = tuple[int, int, int]  # the squares left, the lines cut, the cut ends
 
 
-def _open(cells: frozenset[Cell], cuts: frozenset[Segment], steps: tuple[CutStep, ...]) -> int:
-    """How many of `steps` follow lines between two squares of the sheet that are not cut yet."""
-    run = 0
-    for (a, b), _, _ in steps:
-        if a not in cells or b not in cells or (a, b) in cuts:
-            break
-        run += 1
-    return run
+def cell_bits(cells: Iterable[Cell]) -> int:
+    return sum(_BIT[cell] for cell in cells)
+
+
+def sheet_bits(cells: Iterable[Cell], cuts: Iterable[Segment], ends: Iterable[Point]) -> SheetBits:
+    return cell_bits(cells), sum(_LINE_BIT[line] for line in cuts), sum(_BIT[point] for point in ends)
+
+
+# Every cut within the frame by a sort key that lists cuts in the order of the rules' listing: by start point
+# (in LATTICE order), then direction (in DIRS order), then length.
+_CUT_AT: dict[int, Cut] = {}
+# Each of those cuts' points, lines and lines' bits by (row, col, direction, length): what making it changes.
+_PATH: dict[tuple[int, int, str, int], tuple[tuple[Point, ...], tuple[Segment, ...], int]] = {}
+for _point in LATTICE:
+    for _d, _direction in enumerate(DIRS):
+        for _length in range(1, MAX_CUT + 1):
+            _end = (_point[0] + _length * DIRECTIONS[_direction][0], _point[1] + _length * DIRECTIONS[_direction][1])
+            if _end in _BIT:
+                _key = ((_point[0] * WIDTH + _point[1]) * 4 + _d) * 8 + _length
+                _CUT_AT[_key] = _made = Cut(_length, _point[0], _point[1], _direction)
+                _lines = tuple(edge_between(p, q) for p, q in pairwise(_made.points))
+                _PATH[_made.row, _made.col, _made.direction, _made.length] = (
+                    tuple(_made.points),
+                    _lines,
+                    sum(_LINE_BIT[line] for line in _lines),
+                )
+
+
+@lru_cache(maxsize=64)
+def _wanted(lengths: tuple[int, ...]) -> list[int]:
+    """The lengths a cut can have among these, each once, shortest first."""
+    return sorted(length for length in set(lengths) if 1 <= length <= MAX_CUT)
 
 
 class SheetCuts:
     """One player's sheet as the cutting rules see it: squares left, lines cut, cut ends, this round's cuts.
 
-    The game asks it about the real sheet; the planning bot about sheets it imagines cutting.
+    The game asks it about the real sheet (with the bitmasks it keeps of them); the planning bot about sheets
+    it imagines cutting.
     """
 
-    __slots__ = ("cells", "cuts", "ends", "round_cuts")
+    __slots__ = ("bits", "cells", "cuts", "ends", "round_cuts")
 
     def __init__(
         self,
@@ -299,11 +301,13 @@ class SheetCuts:
         cuts: frozenset[Segment],
         ends: frozenset[Point],
         round_cuts: Sequence[tuple[Point, Point, str]],
+        bits: SheetBits | None = None,
     ) -> None:
         self.cells = cells
         self.cuts = cuts
         self.ends = ends
         self.round_cuts = round_cuts
+        self.bits = sheet_bits(cells, cuts, ends) if bits is None else bits
 
     def is_start(self, point: Point) -> bool:
         """A cut starts on the sheet's boundary as it is now, or at an end of an earlier cut."""
@@ -344,83 +348,54 @@ class SheetCuts:
                 )
         return None
 
-    def openings(self, before: SheetCuts | None = None) -> dict[int, Opening]:
-        """From every start point in every direction, in the order cuts are listed, the cuts along lines between
-        two squares of the sheet that are not cut, whatever the round. `before`, this sheet before a cut or
-        before a part came free, saves walking the whole sheet: squares only leave and lines only get cut, so
-        its openings only shorten where a line was cut or a square left, and the only new start points are the
-        new cut ends and the corners of the squares gone."""
-        cells, cuts, ends = self.cells, self.cuts, self.ends
-        key = (cells, cuts, ends)
-        found = _OPENINGS.get(key)
-        if found is not None:
-            return found
-        known = None if before is None else _OPENINGS.get((before.cells, before.cuts, before.ends))
-        if known is None or before is None:
-            opened: dict[int, Opening] = {}
-            starts = [point for point in LATTICE if self.is_start(point)]
-        else:
-            opened = known.copy()
-            gone = before.cells - cells if len(before.cells) != len(cells) else frozenset()
-            lost = list(cuts - before.cuts)
-            lost += [side for cell in gone for side in _SIDES[cell]]
-            for line in lost:
-                for ray, step in _CROSSING.get(line, ()):
-                    opening = opened.get(ray)
-                    if opening is not None and len(opening[2]) > step:
-                        if step:
-                            opened[ray] = (opening[0], opening[1], opening[2][:step])
-                        else:
-                            del opened[ray]
-            corners = {(r + dr, c + dc) for r, c in gone for dr in (0, 1) for dc in (0, 1)}
-            starts = [point for point in (ends - before.ends) | corners if not before.is_start(point)]
-        added = False
-        for point in starts:
-            for ray in _RAYS_FROM[point]:
-                _, axis, steps = _RAYS[ray]
-                run = _open(cells, cuts, steps)
-                if run:
-                    opened[ray] = (point, axis, steps[:run])
-                    added = True
-        found = dict(sorted(opened.items())) if added and known is not None else opened
-        if len(_OPENINGS) >= OPENINGS_KEPT:
-            del _OPENINGS[next(iter(_OPENINGS))]
-        _OPENINGS[key] = found
-        return found
+    def _starts(self) -> int:
+        """The points a cut may start from: cut ends, and corners of a square that is not in the sheet."""
+        cells, _, ends = self.bits
+        whole = cells & cells << 1 & cells << WIDTH & cells << (WIDTH + 1)
+        return LATTICE_BITS & ~whole | ends
 
     def legal(self, lengths: Collection[int], first_only: bool = False) -> list[Cut]:
-        """Every legal cut of the given lengths (the same rules as `problem`), in the order of `openings`."""
-        # End points of this round's cuts, per axis: a cut on the same axis may not touch them.
-        round_ends: dict[str, set[Point]] = {"h": set(), "v": set()}
+        """Every legal cut of the given lengths (the same rules as `problem`): by start point, direction, length."""
+        cells, cut, _ = self.bits
+        starts = self._starts()
+        # Lines between two squares of the sheet that are not cut, by the bit of their north or west point.
+        open_lines = {"h": cells & cells << WIDTH & ~cut, "v": cells & cells << 1 & ~(cut >> VERTICAL)}
+        round_ends = {"h": 0, "v": 0}
         for start, end, axis in self.round_cuts:
-            round_ends[axis].update((start, end))
-        # An opening's steps are its cuts of length 1, 2, ...: the cut of each length asked for is looked up,
-        # not searched for.
-        wanted = sorted(set(lengths))
-        found: list[Cut] = []
-        for point, axis, steps in self.openings().values():
-            ends = round_ends[axis]
-            if point in ends:
-                continue
-            for length in wanted:
-                if length > len(steps):
-                    break
-                _, end, cut = steps[length - 1]
-                if end not in ends:
-                    found.append(cut)
-                    if first_only:
-                        return found
-        return found
+            round_ends[axis] |= _BIT[start] | _BIT[end]
+        wanted = _wanted(tuple(lengths))
+        keys: list[int] = []
+        add = keys.append
+        for d, (axis, unit, up) in enumerate(_WAYS):
+            lines, ends = open_lines[axis], round_ends[axis]
+            # A cut's k-th line (from 0) is kept by the bit of the point k steps on going east or south, k + 1
+            # steps on going north or west; a cut may not end where a cut of this round on its axis ends.
+            run = starts & ~ends
+            length = 0
+            for wanted_length in wanted:
+                while length < wanted_length:
+                    run &= lines >> length * unit if up else lines << (length + 1) * unit
+                    length += 1
+                found = run & ~(ends >> length * unit if up else ends << length * unit)
+                if first_only:
+                    found &= -found  # the first cut of each kind is enough to find the first of all
+                key = d * 8 + length - 32  # the sort key less 32 times the bit number counted from 1
+                while found:
+                    low = found & -found
+                    add((low.bit_length() << 5) + key)
+                    found ^= low
+        keys.sort()
+        if first_only:
+            del keys[1:]
+        return [_CUT_AT[key] for key in keys]
 
-    def closing_steps(self, cut: Cut) -> list[int]:
-        """The steps of `cut` (counted from 1) that end on the sheet's boundary or on an earlier cut. Each one
-        cuts the sheet in two there; a cut with none leaves the sheet in one piece."""
-        cuts = self.cuts
-        return [
-            step
-            for step, point in enumerate(cut.points[1:], 1)
-            if self.is_start(point) or any(line in cuts for line in _LINES_AT[point])
-        ]
+    def closing_steps(self, points: Sequence[Point]) -> list[int]:
+        """The steps of a cut along `points` (counted from 1) that end on the sheet's boundary or on an earlier
+        cut. Each one cuts the sheet in two there; a cut with none leaves the sheet in one piece."""
+        lines = self.bits[1]
+        horizontal, vertical = lines & (1 << VERTICAL) - 1, lines >> VERTICAL
+        touched = self._starts() | horizontal | horizontal << 1 | vertical | vertical << WIDTH
+        return [step for step, point in enumerate(points[1:], 1) if touched & _BIT[point]]
 
 
 # ----- what a placement needs -----------------------------------------------------------------------
@@ -487,42 +462,61 @@ def _requirement_tokens(card: ParkCard, squares: SheetSquares, pairs: Iterable[t
     return need
 
 
+# A placement of a shape on a card as the rules keep it: the placement, the spaces it covers, its orientation
+# as a Place names it, and what the spaces it covers ask for (shape square, requirement, the token waiving it),
+# blank spaces left out.
+CardPlacement = tuple[Placement, frozenset[Cell], int, tuple[tuple[Cell, str, str | None], ...]]
+Cost = tuple[tuple[str, int], ...]
+Laying = tuple[Place, Cost, frozenset[Cell], Placement]  # a Place, its cost, the spaces it covers, its placement
+
+
 @lru_cache(maxsize=4096)
-def _card_placements(
-    shape: frozenset[Cell], card: ParkCard, flips: bool
-) -> tuple[tuple[Placement, frozenset[Cell]], ...]:
+def _card_placements(shape: frozenset[Cell], card: ParkCard, flips: bool) -> tuple[CardPlacement, ...]:
     """Every placement of a shape (its top-left corner at 0,0) on the whole of a card that keeps the card's
-    walkways whole, with the spaces it covers. On part of the card the placements are those covering only
-    free spaces, in the same order: by transform, then by where the first square lands."""
+    walkways whole. On part of the card the placements are those covering only free spaces, in the same
+    order: by transform, then by where the first square lands."""
     found = []
     for placement in placements(shape, card.cells, flips):
         covered = placement.cells
         if _keeps_walkways(card, covered):
-            found.append((placement, covered))
+            transform = placement.transform
+            demands = tuple(
+                (square, wanted, waiving_token(wanted))
+                for square, space in placement.mapping
+                if (wanted := card.requirement(space)) != "blank"
+            )
+            found.append((placement, covered, transform.turns + 4 * transform.flipped, demands))
     return tuple(found)
 
 
 @lru_cache(maxsize=8192)
-def _fits_on(
+def _layings(
     sheet: Sheet, section: int, squares: tuple[Cell, ...], card: ParkCard, ref: CardRef, flips: bool
-) -> tuple[tuple[Fit, frozenset[Cell]], ...]:
+) -> tuple[Laying, ...]:
     """Every way to lay a section of `sheet` on the whole of a card that keeps its walkways whole, with what
-    each costs, whatever tokens are held, and the spaces it covers. Remembered: a section is listed again on
-    every step of building until it is placed, and the fits on a card with covered spaces are those of the
-    whole card that cover none of them."""
-    top = min(r for r, _ in squares)
-    left = min(c for _, c in squares)
+    each costs, whatever tokens are held. Remembered: a section is listed again on every step of building
+    until it is placed, and the ways onto a card with covered spaces are those onto the whole card that cover
+    none of them."""
+    top, left = _corner(squares)
     shape = frozenset((r - top, c - left) for r, c in squares)
     squares_seen = sheet_squares(sheet)
     found = []
-    for placement, covered in _card_placements(shape, card, flips):
-        mapping = tuple(((r + top, c + left), space) for (r, c), space in placement.mapping)
-        need = _requirement_tokens(card, squares_seen, mapping)
-        transform = placement.transform
+    for placement, covered, orientation, demands in _card_placements(shape, card, flips):
+        need: dict[str, int] = {}
+        for (r, c), wanted, token in demands:
+            colour, icon = squares_seen[r + top, c + left]
+            if wanted != colour and wanted != icon and token is not None:  # colours and icons have distinct names
+                need[token] = need.get(token, 0) + 1
         row, col = placement.offset
-        place = Place(section, ref[0], ref[1], row, col, transform.turns + 4 * transform.flipped)
-        found.append((Fit(place, mapping, tuple(sorted(need.items()))), covered))
+        place = Place(section, ref[0], ref[1], row, col, orientation)
+        found.append((place, tuple(sorted(need.items())) if need else (), covered, placement))
     return tuple(found)
+
+
+def _corner(squares: Iterable[Cell]) -> Cell:
+    """The top row and left column of some squares."""
+    rows, cols = zip(*squares, strict=True)
+    return min(rows), min(cols)
 
 
 def tokens_spent(game: ClipCutParks, seat: int, place: Place) -> dict[str, int]:
@@ -560,6 +554,7 @@ class ClipCutParks(State):
         self.sheet = [SHEET_CELLS] * n  # squares still in the sheet
         self.cuts: list[frozenset[Segment]] = [frozenset()] * n
         self.cut_ends: list[frozenset[Point]] = [frozenset()] * n
+        self.sheet_bits = [sheet_bits(SHEET_CELLS, (), ())] * n  # the three above as the cutting rules keep them
         # This round's cuts (bonus cuts included) as (start, end, axis): for the no-straight-extension rule.
         self.round_cuts: list[list[tuple[Point, Point, str]]] = [[] for _ in range(n)]
         self.to_cut: list[list[int]] = [[] for _ in range(n)]  # lengths the die still asks for
@@ -580,6 +575,7 @@ class ClipCutParks(State):
         self.covered: list[dict[CardRef, dict[Cell, tuple[int, Cell]]]] = [{} for _ in range(n)]
         self.tokens = [{token: 0 for token in TOKENS} for _ in range(n)]
         self.bonuses_lost = [0] * n
+        self._legal_memo: tuple[int, list[Action]] | None = None  # (seat, its legal actions) until the next change
         start = self.config.start_fields()
         if start is not None:
             _begin_at(self, start)
@@ -635,7 +631,9 @@ class ClipCutParks(State):
 
     def cutting(self, seat: int) -> SheetCuts:
         """The cutting rules' picture of a player's sheet as it is now."""
-        return SheetCuts(self.sheet[seat], self.cuts[seat], self.cut_ends[seat], self.round_cuts[seat])
+        return SheetCuts(
+            self.sheet[seat], self.cuts[seat], self.cut_ends[seat], self.round_cuts[seat], self.sheet_bits[seat]
+        )
 
     def is_start(self, seat: int, point: Point) -> bool:
         return self.cutting(seat).is_start(point)
@@ -653,17 +651,18 @@ class ClipCutParks(State):
 
     def _cut(self, seat: int, cut: Cut) -> None:
         before = self.cutting(seat)
-        steps = _RAYS[_RAYS_FROM[cut.row, cut.col][DIRS.index(cut.direction)]][2][: cut.length]
-        points = cut.points
-        self.cuts[seat] = self.cuts[seat].union(line for line, _, _ in steps)
+        points, lines, line_bits = _PATH[cut.row, cut.col, cut.direction, cut.length]
+        self.cuts[seat] = self.cuts[seat].union(lines)
         self.cut_ends[seat] = self.cut_ends[seat] | {points[0], points[-1]}
+        cells, cut_lines, ends = before.bits
+        self.sheet_bits[seat] = (cells, cut_lines | line_bits, ends | _BIT[points[0]] | _BIT[points[-1]])
         self.round_cuts[seat].append((points[0], points[-1], _AXIS[cut.direction]))
         if self.stage[seat] == "bonus":
             self.resume[seat] = "build"
         else:
             self.to_cut[seat].remove(cut.length)
             self.resume[seat] = "cut"
-        pieces = self._pieces(seat, before.closing_steps(cut), points)
+        pieces = self._pieces(seat, before.closing_steps(points), points)
         largest = max(len(piece) for piece in pieces)
         tied = tuple(piece for piece in pieces if len(piece) == largest)
         if len(pieces) == 1:
@@ -673,9 +672,8 @@ class ClipCutParks(State):
             self.tied[seat] = tied
         else:
             self._split(seat, pieces, tied[0])
-        self.cutting(seat).openings(before)
 
-    def _pieces(self, seat: int, closing: list[int], points: list[Point]) -> list[frozenset[Cell]]:
+    def _pieces(self, seat: int, closing: list[int], points: Sequence[Point]) -> list[frozenset[Cell]]:
         """The parts of a seat's sheet after a cut along `points` closed it at the `closing` steps, as `parts`
         gives them. With one closing step the part cut off is found from the two sides of that step alone."""
         sheet, cuts = self.sheet[seat], self.cuts[seat]
@@ -690,12 +688,15 @@ class ClipCutParks(State):
     def _split(self, seat: int, pieces: list[frozenset[Cell]], kept: frozenset[Cell]) -> None:
         """The kept part stays the sheet; every other part comes free as a section to build."""
         self.sheet[seat] = kept
+        cells, lines, ends = self.sheet_bits[seat]
         sections = self.sections[seat]
         for piece in pieces:
             if piece != kept:
+                cells &= ~cell_bits(piece)
                 number = len(sections) + 1
                 sections[number] = tuple(sorted(piece))
                 self.pending[seat].append(number)
+        self.sheet_bits[seat] = (cells, lines, ends)
         self.tied[seat] = ()
         self.stage[seat] = self.resume[seat]
 
@@ -706,25 +707,36 @@ class ClipCutParks(State):
 
     def fits(self, seat: int, section: int, ref: CardRef | None = None) -> list[Fit]:
         """Every legal way to lay `section` on one face-up card (or on any of them)."""
+        top, left = _corner(self.sections[seat][section])
+        return [
+            Fit(place, tuple(((r + top, c + left), space) for (r, c), space in placement.mapping), cost)
+            for place, cost, _, placement in self._open_layings(seat, section, ref)
+        ]
+
+    def _open_layings(self, seat: int, section: int, ref: CardRef | None = None) -> list[Laying]:
+        """The layings behind `fits`: those covering only free spaces, at a cost in tokens the seat holds."""
         squares = self.sections[seat][section]
         sheet = sheet_of(self.sheet_number[seat])
         held = self.tokens[seat]
         flips = self.option("allow_flip")
-        found: list[Fit] = []
+        found: list[Laying] = []
         for card_ref in self.face_up[seat] if ref is None else [ref]:
             taken = self.covered[seat].get(card_ref, {}).keys()
-            for fit, spaces in _fits_on(sheet, section, squares, card_of(card_ref), card_ref, flips):
-                if (not taken or spaces.isdisjoint(taken)) and all(held[token] >= count for token, count in fit.cost):
-                    found.append(fit)
+            for laying in _layings(sheet, section, squares, card_of(card_ref), card_ref, flips):
+                cost = laying[1]
+                if (not taken or laying[2].isdisjoint(taken)) and (
+                    not cost or all(held[token] >= count for token, count in cost)
+                ):
+                    found.append(laying)
         return found
 
     def _build_actions(self, seat: int) -> list[Action]:
         actions: list[Action] = []
         voluntary = self.option("voluntary_crumple")
         for section in self.pending[seat]:
-            fits = self.fits(seat, section)
-            actions.extend(fit.action for fit in fits)
-            if voluntary or not fits:
+            layings = self._open_layings(seat, section)
+            actions.extend(laying[0] for laying in layings)
+            if voluntary or not layings:
                 actions.append(Crumple(section))
         return actions
 
@@ -856,6 +868,19 @@ class ClipCutParks(State):
     # ----- the engine's hooks ------------------------------------------------------------------------
 
     def _legal(self, player: int) -> list[Action]:
+        # The checked path asks twice per action (the caller's list, then the check): worked out once.
+        memo = self._legal_memo
+        if memo is None or memo[0] != player:
+            memo = self._legal_memo = (player, self._list_legal(player))
+        return list(memo[1])
+
+    def _listed(self, player: int, action: Action) -> bool:
+        """Whether `action` is one of the objects last listed as `player`'s legal actions (found by identity, at C
+        speed): such an action is legal and in its canonical form."""
+        memo = self._legal_memo
+        return memo is not None and memo[0] == player and any(map(is_, memo[1], repeat(action)))
+
+    def _list_legal(self, player: int) -> list[Action]:
         stage = self.stage[player]
         if stage in ("cut", "bonus"):
             return [*self.legal_cuts(player)]
@@ -868,6 +893,7 @@ class ClipCutParks(State):
         return []
 
     def _apply(self, player: int, action: Action) -> None:
+        self._legal_memo = None
         if player == CHANCE:
             if isinstance(action, Roll):
                 self._after_roll(action)
@@ -880,9 +906,7 @@ class ClipCutParks(State):
             self._cut(player, action)
         elif isinstance(action, Keep):
             kept = next(piece for piece in self.tied[player] if (action.row, action.col) in piece)
-            before = self.cutting(player)
             self._split(player, parts(self.sheet[player], self.cuts[player]), kept)
-            self.cutting(player).openings(before)
         elif isinstance(action, Place):
             self._place(player, action)
         elif isinstance(action, Crumple):
@@ -894,6 +918,8 @@ class ClipCutParks(State):
         self._maybe_end_round()
 
     def _normalize(self, player: int, action: Action) -> Action:
+        if self._listed(player, action):
+            return action
         # A part may be named by any of its squares; a placement by any orientation that lands the same way.
         if isinstance(action, Keep) and self.stage[player] == "keep":
             for piece in self.tied[player]:
@@ -922,16 +948,18 @@ class ClipCutParks(State):
         return action
 
     def _is_legal(self, player: int, action: Action) -> bool:
+        if self._listed(player, action):
+            return True
         # A cut, a placement or a crumpling is checked by the rules that list it, without listing the others.
         stage = self.stage[player]
         if isinstance(action, Cut) and stage in ("cut", "bonus") and _well_formed(action):
             return action.length in self.lengths_to_cut(player) and self.cutting(player).problem(action) is None
         if isinstance(action, Place | Crumple) and stage == "build" and action.section in self.pending[player]:
             if isinstance(action, Crumple):
-                return self.option("voluntary_crumple") or not self.fits(player, action.section)
+                return self.option("voluntary_crumple") or not self._open_layings(player, action.section)
             ref = (action.kind, action.card)
             return ref in self.face_up[player] and any(
-                fit.action == action for fit in self.fits(player, action.section, ref)
+                laying[0] == action for laying in self._open_layings(player, action.section, ref)
             )
         return action in self._legal(player)
 
@@ -939,6 +967,12 @@ class ClipCutParks(State):
         from .explain import why_illegal
 
         return why_illegal(self, player, action)
+
+    def _data(self) -> dict[str, Any]:
+        data = State._data(self)
+        # Worked out from the sheet, its cuts and cut ends, and a cache: no part of the position.
+        del data["sheet_bits"], data["_legal_memo"]
+        return data
 
     # ----- what each seat sees -------------------------------------------------------------------------
 
@@ -948,6 +982,7 @@ class ClipCutParks(State):
         return [dealt_at[ref] for pile in self.pile for ref in pile if ref in dealt_at]
 
     def _redact(self, seat: int | None) -> None:
+        self._legal_memo = None  # worked out from what the view now hides
         # A face-down card shows only that it is there, and which deal (if any) put it there.
         dealt_at = self.dealt_at
         self.pile = [[(FACE_DOWN, dealt_at.pop(ref, -1)) for ref in pile] for pile in self.pile]
@@ -955,6 +990,7 @@ class ClipCutParks(State):
             self.config = _face_down_start(self.config, tuple(map(tuple, self.pile)))
 
     def _sample_hidden(self, rng: random.Random) -> None:
+        self._legal_memo = None  # worked out from the hidden cards as they were
         # Face-down cards are any park cards not seen anywhere (the unused ones are out of sight too).
         seen = {*self.dealt_at, *self.discarded}
         seen.update(ref for refs in (*self.face_up, *self.completed) for ref in refs)
@@ -1399,6 +1435,7 @@ def _begin_seat(
     if not sheet or len(parts(sheet, frozenset(cuts))) != 1:
         raise PositionError(f"{where}cuts", "the sheet left is not one piece: list what came free as sections or gone")
     game.sheet[seat], game.cuts[seat], game.cut_ends[seat] = sheet, frozenset(cuts), frozenset(ends)
+    game.sheet_bits[seat] = sheet_bits(sheet, cuts, ends)
     game.round_cuts[seat] = round_cuts
     game.sections[seat] = sections
     game.face_up[seat] = _cards(game, record.get("face_up", []), f"{where}face_up", held)
