@@ -465,6 +465,7 @@ async def play(
     """One person at the dashboard; `arrived` is called once the page is ready or has failed."""
     visit = Visit(name)
     actions = args.actions
+    ready = False  # `arrived` was called (the page's kernel id alone cannot say: it may read as null)
     context = await browser.new_context(viewport={"width": 1366, "height": 900})
     context.set_default_timeout(ANSWER_TIMEOUT_MS)
     if not args.spinner:
@@ -480,6 +481,7 @@ async def play(
         visit.kernel = await page.evaluate(
             "JSON.parse(document.getElementById('jupyter-config-data').textContent).kernelId"
         )
+        ready = True
         arrived()
         for seat, kind in enumerate(SEATS):
             await page.locator(f".tb-seat-{seat} select").select_option(label=kind)
@@ -521,7 +523,7 @@ async def play(
             visit.errors.append(f"the page showed {shown}")
         except Exception as failed:
             visit.errors.append(f"the page could not be read ({type(failed).__name__})")
-        if visit.kernel is None:
+        if not ready:
             arrived()
     progress(f"{name}: {len(visit.clicks)} clicks, {len(visit.errors)} errors")
     return visit
