@@ -362,20 +362,21 @@ class MemoryWatch(threading.Thread):
             self.stopping.wait(1.0)
 
 
-SERVER_SIDE = ["Voila server", "the pages' kernels", "other kernels (pool refill)"]
-BROWSER_SIDE = ["Chromium renderers", "Chromium browser, GPU, network"]
-CPU_KINDS = [*SERVER_SIDE, *BROWSER_SIDE, "Playwright driver"]
+VOILA, PAGE_KERNELS, OTHER_KERNELS = SERVER_SIDE = ["Voila server", "the pages' kernels", "other kernels (pool refill)"]
+RENDERERS, OTHER_CHROMIUM = BROWSER_SIDE = ["Chromium renderers", "Chromium browser, GPU, network"]
+DRIVER = "Playwright driver"
+CPU_KINDS = [*SERVER_SIDE, *BROWSER_SIDE, DRIVER]
 
 
 def cpu_kind(cmdline: str, page_kernels: set[str]) -> str:
     if "ipykernel" in cmdline:
         found = KERNEL_ID.search(cmdline)
-        return CPU_KINDS[1] if found and found.group(1) in page_kernels else CPU_KINDS[2]
+        return PAGE_KERNELS if found and found.group(1) in page_kernels else OTHER_KERNELS
     if "voila_server" in cmdline:
-        return CPU_KINDS[0]
+        return VOILA
     if "chromium" in cmdline:
-        return CPU_KINDS[3] if "--type=renderer" in cmdline else CPU_KINDS[4]
-    return CPU_KINDS[5]
+        return RENDERERS if "--type=renderer" in cmdline else OTHER_CHROMIUM
+    return DRIVER
 
 
 def cpu_times(serve_pid: int) -> dict[int, tuple[float, str]]:
