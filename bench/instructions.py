@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import os
+import random
 import re
 import shutil
 import subprocess
@@ -26,6 +27,8 @@ import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+
+from engine import cliplab_playout  # bench/engine.py: the playout the callgrind runs count
 
 from cliplab.engine import games, spec
 
@@ -82,16 +85,8 @@ def actions_per_game(name: str) -> float:
     """Average actions of a few seeded random games, played outside valgrind to size the runs."""
     if name == "tic_tac_toe":
         return 8.0
-    import random
-
-    game, total = spec(name), 0
-    for seed in range(3):
-        rng, state = random.Random(seed), game.new(game.default_players, seed)
-        while not state.is_over():
-            for seat in state.to_move():
-                state.apply_fast(rng.choice(state.legal_actions(seat)), seat)
-                total += 1
-    return total / 3
+    play = cliplab_playout(name, spec(name).default_players, checked=False)
+    return sum(play(seed, random.Random(seed)) for seed in range(3)) / 3
 
 
 def per_action(name: str, path: str, target_actions: int) -> tuple[float, int]:

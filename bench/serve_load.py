@@ -362,20 +362,21 @@ class MemoryWatch(threading.Thread):
             self.stopping.wait(1.0)
 
 
-SERVER_SIDE = ["Voila server", "the pages' kernels", "other kernels (pool refill)"]
-BROWSER_SIDE = ["Chromium renderers", "Chromium browser, GPU, network"]
-CPU_KINDS = [*SERVER_SIDE, *BROWSER_SIDE, "Playwright driver"]
+VOILA, PAGE_KERNELS, OTHER_KERNELS = SERVER_SIDE = ["Voila server", "the pages' kernels", "other kernels (pool refill)"]
+RENDERERS, OTHER_CHROMIUM = BROWSER_SIDE = ["Chromium renderers", "Chromium browser, GPU, network"]
+DRIVER = "Playwright driver"
+CPU_KINDS = [*SERVER_SIDE, *BROWSER_SIDE, DRIVER]
 
 
 def cpu_kind(cmdline: str, page_kernels: set[str]) -> str:
     if "ipykernel" in cmdline:
         found = KERNEL_ID.search(cmdline)
-        return CPU_KINDS[1] if found and found.group(1) in page_kernels else CPU_KINDS[2]
+        return PAGE_KERNELS if found and found.group(1) in page_kernels else OTHER_KERNELS
     if "voila_server" in cmdline:
-        return CPU_KINDS[0]
+        return VOILA
     if "chromium" in cmdline:
-        return CPU_KINDS[3] if "--type=renderer" in cmdline else CPU_KINDS[4]
-    return CPU_KINDS[5]
+        return RENDERERS if "--type=renderer" in cmdline else OTHER_CHROMIUM
+    return DRIVER
 
 
 def cpu_times(serve_pid: int) -> dict[int, tuple[float, str]]:
@@ -465,6 +466,7 @@ async def play(
     """One person at the dashboard; `arrived` is called once the page is ready or has failed."""
     visit = Visit(name)
     actions = args.actions
+    ready = False  # `arrived` was called (the page's kernel id alone cannot say: it may read as null)
     context = await browser.new_context(viewport={"width": 1366, "height": 900})
     context.set_default_timeout(ANSWER_TIMEOUT_MS)
     if not args.spinner:
@@ -480,6 +482,7 @@ async def play(
         visit.kernel = await page.evaluate(
             "JSON.parse(document.getElementById('jupyter-config-data').textContent).kernelId"
         )
+        ready = True
         arrived()
         for seat, kind in enumerate(SEATS):
             await page.locator(f".tb-seat-{seat} select").select_option(label=kind)
@@ -521,7 +524,7 @@ async def play(
             visit.errors.append(f"the page showed {shown}")
         except Exception as failed:
             visit.errors.append(f"the page could not be read ({type(failed).__name__})")
-        if visit.kernel is None:
+        if not ready:
             arrived()
     progress(f"{name}: {len(visit.clicks)} clicks, {len(visit.errors)} errors")
     return visit

@@ -247,7 +247,8 @@ function render({ model, el }) {
   function drawSvg() {
     const started = performance.now();
     // One parse of the whole markup (inert, in a template), then the page's picture is patched to match
-    // it (the first picture, or one that is not a single <svg>, is swapped in whole). The scene's
+    // it (the first picture, one that is not a single <svg>, or one with more than PATCH_LIMIT changes is
+    // swapped in whole). The scene's
     // <style> is the same text every time: it is kept in one <style> of ours and only rewritten when it
     // changes, so a redraw does not add and remove a style sheet (which restyles the whole page).
     parser.innerHTML = model.get("svg") || "";
@@ -302,8 +303,7 @@ function render({ model, el }) {
    * and the focus are on stay the same. `fresh`'s nodes may be moved into `old`. */
   function patch(old, fresh) {
     patchAttributes(old, fresh);
-    // Our overlay (always last, so drawn on top) is not part of the markup: it is left where it is.
-    const overlay = old.lastChild?.classList?.contains("cl-overlay") ? old.lastChild : null;
+    const overlay = overlayIn(old); // not part of the markup: left where it is
     const olds = [...old.childNodes].filter((n) => n !== overlay);
     const news = [...fresh.childNodes];
     news.forEach((node, i) => {
@@ -321,7 +321,7 @@ function render({ model, el }) {
     let count = 0;
     for (const { name } of old.attributes) if (!fresh.hasAttribute(name)) count++;
     for (const { name, value } of fresh.attributes) if (old.getAttribute(name) !== value) count++;
-    const overlay = old.lastChild?.classList?.contains("cl-overlay") ? old.lastChild : null;
+    const overlay = overlayIn(old);
     const olds = old.childNodes;
     const news = fresh.childNodes;
     const mine = olds.length - (overlay ? 1 : 0);
@@ -334,6 +334,11 @@ function render({ model, el }) {
       else if (was.nodeValue !== node.nodeValue) count++;
     }
     return count;
+  }
+
+  /** Our overlay <g> in `node`, if it holds one: always its last child, so that it is drawn on top. */
+  function overlayIn(node) {
+    return node.lastChild?.classList?.contains("cl-overlay") ? node.lastChild : null;
   }
 
   function patchAttributes(old, fresh) {
