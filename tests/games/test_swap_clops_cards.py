@@ -494,7 +494,6 @@ def test_hidden_samples_keep_the_cards_another_seat_played_in_its_hand_until_it_
     assert rebuilt == sample and sample.sets == game.sets and sample.discard == game.discard
 
 
-
 def test_hidden_samples_list_the_legal_actions_of_their_sampled_hands_not_of_the_view_they_came_from() -> None:
     game = SPEC.new(3, 8)
     rng = random.Random(5)
@@ -509,6 +508,7 @@ def test_hidden_samples_list_the_legal_actions_of_their_sampled_hands_not_of_the
     rebuilt.rewind(len(rebuilt.log))
     assert sample.hands[other] != view.hands[other]
     assert sample.legal_actions(other) == rebuilt.legal_actions(other)
+
 
 # ----- positions and saves ------------------------------------------------------------------------------
 
