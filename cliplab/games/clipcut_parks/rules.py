@@ -501,30 +501,6 @@ def _card_placements(shape: frozenset[Cell], card: ParkCard, flips: bool) -> tup
     return tuple(found)
 
 
-@lru_cache(maxsize=8192)
-def _layings(
-    sheet: Sheet, section: int, squares: tuple[Cell, ...], card: ParkCard, ref: CardRef, flips: bool
-) -> tuple[Laying, ...]:
-    """Every way to lay a section of `sheet` on the whole of a card that keeps its walkways whole, with what
-    each costs, whatever tokens are held. Remembered: a section is listed again on every step of building
-    until it is placed, and the ways onto a card with covered spaces are those onto the whole card that cover
-    none of them."""
-    top, left = _corner(squares)
-    shape = frozenset((r - top, c - left) for r, c in squares)
-    squares_seen = sheet_squares(sheet)
-    found = []
-    for placement, covered, orientation, demands in _card_placements(shape, card, flips):
-        need: dict[str, int] = {}
-        for (r, c), wanted, token in demands:
-            colour, icon = squares_seen[r + top, c + left]
-            if wanted != colour and wanted != icon and token is not None:  # colours and icons have distinct names
-                need[token] = need.get(token, 0) + 1
-        row, col = placement.offset
-        place = Place(section, ref[0], ref[1], row, col, orientation)
-        found.append((place, tuple(sorted(need.items())) if need else (), covered, placement))
-    return tuple(found)
-
-
 def _corner(squares: Iterable[Cell]) -> Cell:
     """The top row and left column of some squares."""
     rows, cols = zip(*squares, strict=True)
@@ -742,20 +718,32 @@ class ClipCutParks(State):
         ]
 
     def _open_layings(self, seat: int, section: int, ref: CardRef | None = None) -> list[Laying]:
-        """The layings behind `fits`: those covering only free spaces, at a cost in tokens the seat holds."""
+        """The layings behind `fits`: those covering only free spaces, at a cost in tokens the seat holds.
+
+        A laying's cost and Place are worked out only once it is known to cover free spaces: most placements
+        on a card with covered spaces do not, and a section is mostly listed once before it is placed."""
         squares = self.sections[seat][section]
-        sheet = sheet_of(self.sheet_number[seat])
+        top, left = _corner(squares)
+        shape = frozenset((r - top, c - left) for r, c in squares)
+        squares_seen = sheet_squares(sheet_of(self.sheet_number[seat]))
         held = self.tokens[seat]
         flips = self.option("allow_flip")
         found: list[Laying] = []
         for card_ref in self.face_up[seat] if ref is None else [ref]:
             taken = self.covered[seat].get(card_ref, {}).keys()
-            for laying in _layings(sheet, section, squares, card_of(card_ref), card_ref, flips):
-                cost = laying[1]
-                if (not taken or laying[2].isdisjoint(taken)) and (
-                    not cost or all(held[token] >= count for token, count in cost)
-                ):
-                    found.append(laying)
+            for placement, covered, orientation, demands in _card_placements(shape, card_of(card_ref), flips):
+                if taken and not covered.isdisjoint(taken):
+                    continue
+                need: dict[str, int] = {}
+                for (r, c), wanted, token in demands:
+                    colour, icon = squares_seen[r + top, c + left]
+                    if wanted != colour and wanted != icon and token is not None:  # colours, icons: distinct names
+                        need[token] = need.get(token, 0) + 1
+                if need and any(held[token] < count for token, count in need.items()):
+                    continue
+                row, col = placement.offset
+                place = Place(section, card_ref[0], card_ref[1], row, col, orientation)
+                found.append((place, tuple(sorted(need.items())) if need else (), covered, placement))
         return found
 
     def _build_actions(self, seat: int) -> list[Action]:
