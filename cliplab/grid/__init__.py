@@ -15,7 +15,6 @@ from cliplab.grid.geometry import (
     rectangle,
     segment,
     segment_points,
-    smaller_part,
     step,
 )
 from cliplab.grid.polyomino import (
@@ -58,6 +57,5 @@ __all__ = [
     "render",
     "segment",
     "segment_points",
-    "smaller_part",
     "step",
 ]

@@ -152,29 +152,6 @@ def parts(
     return result
 
 
-def smaller_part(cells: AbstractSet[Cell], cut: AbstractSet[Segment], a: Cell, b: Cell) -> frozenset[Cell] | None:
-    """After segment (a, b) is cut: the part of ``cells`` holding ``a`` or the one holding ``b``, whichever is
-    found whole first, or None if ``a`` and ``b`` are still joined.
-
-    The two parts are grown one cell each in turn, so a small part that came off is found without visiting the
-    rest; joined cells are found as soon as the two growing parts meet. Cells join as in ``parts``.
-    """
-    grown = ({a}, {b})
-    waiting = ([a], [b])
-    while True:
-        for mine, theirs, stack in ((grown[0], grown[1], waiting[0]), (grown[1], grown[0], waiting[1])):
-            if not stack:
-                return frozenset(mine)
-            r, c = cell = stack.pop()
-            for nb in ((r - 1, c), (r, c + 1), (r + 1, c), (r, c - 1)):
-                if nb in mine or nb not in cells or ((nb, cell) if nb < cell else (cell, nb)) in cut:
-                    continue
-                if nb in theirs:
-                    return None
-                mine.add(nb)
-                stack.append(nb)
-
-
 @lru_cache(maxsize=64)
 def rectangle(rows: int, cols: int) -> frozenset[Cell]:
     """All cells of a ``rows`` x ``cols`` board (cached: boards are rebuilt often, sizes are few)."""

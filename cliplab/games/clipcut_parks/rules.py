@@ -55,7 +55,6 @@ from cliplab.grid import (
     orient,
     parts,
     placements,
-    smaller_part,
 )
 
 from .content import (
@@ -258,6 +257,19 @@ def cell_bits(cells: Iterable[Cell]) -> int:
 
 def sheet_bits(cells: Iterable[Cell], cuts: Iterable[Segment], ends: Iterable[Point]) -> SheetBits:
     return cell_bits(cells), sum(_LINE_BIT[line] for line in cuts), sum(_BIT[point] for point in ends)
+
+
+_CELL_AT = {bit: cell for cell, bit in _BIT.items() if cell in SHEET_CELLS}  # a square by its bit
+
+
+def _cells_of(bits: int) -> frozenset[Cell]:
+    """The squares whose bits are set."""
+    cells = []
+    while bits:
+        low = bits & -bits
+        cells.append(_CELL_AT[low])
+        bits ^= low
+    return frozenset(cells)
 
 
 # Every cut within the frame by a sort key that lists cuts in the order of the rules' listing: by start point
@@ -489,30 +501,6 @@ def _card_placements(shape: frozenset[Cell], card: ParkCard, flips: bool) -> tup
     return tuple(found)
 
 
-@lru_cache(maxsize=8192)
-def _layings(
-    sheet: Sheet, section: int, squares: tuple[Cell, ...], card: ParkCard, ref: CardRef, flips: bool
-) -> tuple[Laying, ...]:
-    """Every way to lay a section of `sheet` on the whole of a card that keeps its walkways whole, with what
-    each costs, whatever tokens are held. Remembered: a section is listed again on every step of building
-    until it is placed, and the ways onto a card with covered spaces are those onto the whole card that cover
-    none of them."""
-    top, left = _corner(squares)
-    shape = frozenset((r - top, c - left) for r, c in squares)
-    squares_seen = sheet_squares(sheet)
-    found = []
-    for placement, covered, orientation, demands in _card_placements(shape, card, flips):
-        need: dict[str, int] = {}
-        for (r, c), wanted, token in demands:
-            colour, icon = squares_seen[r + top, c + left]
-            if wanted != colour and wanted != icon and token is not None:  # colours and icons have distinct names
-                need[token] = need.get(token, 0) + 1
-        row, col = placement.offset
-        place = Place(section, ref[0], ref[1], row, col, orientation)
-        found.append((place, tuple(sorted(need.items())) if need else (), covered, placement))
-    return tuple(found)
-
-
 def _corner(squares: Iterable[Cell]) -> Cell:
     """The top row and left column of some squares."""
     rows, cols = zip(*squares, strict=True)
@@ -662,7 +650,7 @@ class ClipCutParks(State):
         else:
             self.to_cut[seat].remove(cut.length)
             self.resume[seat] = "cut"
-        pieces = self._pieces(seat, before.closing_steps(points), points)
+        pieces = self._pieces(seat) if before.closing_steps(points) else [self.sheet[seat]]
         largest = max(len(piece) for piece in pieces)
         tied = tuple(piece for piece in pieces if len(piece) == largest)
         if len(pieces) == 1:
@@ -673,17 +661,33 @@ class ClipCutParks(State):
         else:
             self._split(seat, pieces, tied[0])
 
-    def _pieces(self, seat: int, closing: list[int], points: Sequence[Point]) -> list[frozenset[Cell]]:
-        """The parts of a seat's sheet after a cut along `points` closed it at the `closing` steps, as `parts`
-        gives them. With one closing step the part cut off is found from the two sides of that step alone."""
-        sheet, cuts = self.sheet[seat], self.cuts[seat]
-        if not closing:
-            return [sheet]
-        if len(closing) > 1:
-            return parts(sheet, cuts)
-        a, b = edge_between(points[closing[0] - 1], points[closing[0]])
-        part = smaller_part(sheet, cuts, a, b)
-        return [sheet] if part is None else sorted((part, sheet - part), key=min)
+    def _pieces(self, seat: int) -> list[frozenset[Cell]]:
+        """The parts of a seat's sheet as its bitmasks have them now, as `parts` gives them: by smallest square.
+
+        Each part grows from its smallest square a step in every open direction at once, so finding it takes
+        as many rounds of a few shifts and ands as it is wide, whatever its size."""
+        cells, lines, _ = self.sheet_bits[seat]
+        # Open lines by the bit of the square south or east of them, as in `SheetCuts.legal`.
+        south = cells & cells << WIDTH & ~lines
+        east = cells & cells << 1 & ~(lines >> VERTICAL)
+        found: list[int] = []
+        left = cells
+        while left:
+            part = left & -left
+            while True:
+                grown = part | part << WIDTH & south | (part & south) >> WIDTH | part << 1 & east | (part & east) >> 1
+                if grown == part:
+                    break
+                part = grown
+            found.append(part)
+            left &= ~part
+        if len(found) == 1:
+            return [self.sheet[seat]]
+        # The largest part is what is left of the sheet once the others are taken away: fewer squares to visit.
+        largest = max(found, key=int.bit_count)
+        others = {part: _cells_of(part) for part in found if part != largest}
+        rest = self.sheet[seat].difference(*others.values())
+        return [others.get(part, rest) for part in found]
 
     def _split(self, seat: int, pieces: list[frozenset[Cell]], kept: frozenset[Cell]) -> None:
         """The kept part stays the sheet; every other part comes free as a section to build."""
@@ -714,20 +718,32 @@ class ClipCutParks(State):
         ]
 
     def _open_layings(self, seat: int, section: int, ref: CardRef | None = None) -> list[Laying]:
-        """The layings behind `fits`: those covering only free spaces, at a cost in tokens the seat holds."""
+        """The layings behind `fits`: those covering only free spaces, at a cost in tokens the seat holds.
+
+        A laying's cost and Place are worked out only once it is known to cover free spaces: most placements
+        on a card with covered spaces do not, and a section is mostly listed once before it is placed."""
         squares = self.sections[seat][section]
-        sheet = sheet_of(self.sheet_number[seat])
+        top, left = _corner(squares)
+        shape = frozenset((r - top, c - left) for r, c in squares)
+        squares_seen = sheet_squares(sheet_of(self.sheet_number[seat]))
         held = self.tokens[seat]
         flips = self.option("allow_flip")
         found: list[Laying] = []
         for card_ref in self.face_up[seat] if ref is None else [ref]:
             taken = self.covered[seat].get(card_ref, {}).keys()
-            for laying in _layings(sheet, section, squares, card_of(card_ref), card_ref, flips):
-                cost = laying[1]
-                if (not taken or laying[2].isdisjoint(taken)) and (
-                    not cost or all(held[token] >= count for token, count in cost)
-                ):
-                    found.append(laying)
+            for placement, covered, orientation, demands in _card_placements(shape, card_of(card_ref), flips):
+                if taken and not covered.isdisjoint(taken):
+                    continue
+                need: dict[str, int] = {}
+                for (r, c), wanted, token in demands:
+                    colour, icon = squares_seen[r + top, c + left]
+                    if wanted != colour and wanted != icon and token is not None:  # colours, icons: distinct names
+                        need[token] = need.get(token, 0) + 1
+                if need and any(held[token] < count for token, count in need.items()):
+                    continue
+                row, col = placement.offset
+                place = Place(section, card_ref[0], card_ref[1], row, col, orientation)
+                found.append((place, tuple(sorted(need.items())) if need else (), covered, placement))
         return found
 
     def _build_actions(self, seat: int) -> list[Action]:
@@ -906,7 +922,7 @@ class ClipCutParks(State):
             self._cut(player, action)
         elif isinstance(action, Keep):
             kept = next(piece for piece in self.tied[player] if (action.row, action.col) in piece)
-            self._split(player, parts(self.sheet[player], self.cuts[player]), kept)
+            self._split(player, self._pieces(player), kept)
         elif isinstance(action, Place):
             self._place(player, action)
         elif isinstance(action, Crumple):
