@@ -75,9 +75,10 @@ class ActionCodec:
     def __init__(self, *classes: type[Action]) -> None:
         self.classes = classes
         self._parsers: list[tuple[re.Pattern[str], type[Action], dict[str, type]]] = []
+        self._field_types: dict[type[Action], dict[str, type]] = {}
         for cls in classes:
             hints = get_type_hints(cls)
-            types = {f.name: hints[f.name] for f in fields(cls)}
+            types = self._field_types[cls] = {f.name: hints[f.name] for f in fields(cls)}
             self._parsers.append((self._compile(cls.TEMPLATE, types), cls, types))
 
     @staticmethod
@@ -119,6 +120,25 @@ class ActionCodec:
             return cls(**values)
         forms = "; ".join(f'"{cls.TEMPLATE}"' for _, cls, _ in self._parsers if not cls.CHANCE)
         raise IllegalAction("action text", text, f"this game has no action written like that (forms: {forms})")
+
+    def check(self, action: Action) -> None:
+        """Refuse, as IllegalAction, an action built in Python that no text of this game parses to: a kind the
+        game does not have, or a field of the wrong type or spelling (2.0 or "2" for a number, a word that
+        is not one of the field's choices), so the rules only ever judge values their text could give."""
+        types = self._field_types.get(type(action))
+        if types is None:
+            raise IllegalAction("actions", action, f"{type(action).__name__} is not one of this game's actions")
+        for name, kind in types.items():
+            value = getattr(action, name)
+            if kind is int:
+                if type(value) is not int:
+                    raise IllegalAction("actions", action, f"{name} must be a whole number, not {value!r}")
+            elif kind == _NUMBERS:
+                if type(value) is not tuple or not all(type(number) is int for number in value):
+                    raise IllegalAction("actions", action, f"{name} must be a tuple of whole numbers, not {value!r}")
+            elif type(value) is not str or value not in type(action).CHOICES[name]:
+                choices = ", ".join(type(action).CHOICES[name])
+                raise IllegalAction("actions", action, f"{name} must be one of {choices}, not {value!r}")
 
 
 def _number(word: str, name: str, text: str) -> int:

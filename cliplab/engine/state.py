@@ -58,6 +58,8 @@ class UniformChoice(ChanceNode):
 
 
 _CONTAINERS = frozenset({list, dict, set})
+# What a state keeps to go back or to answer faster: left out of equality and fingerprints.
+_NOT_THE_POSITION = frozenset({"_checkpoints", "_legal_memo"})
 
 
 def _plain_copy(value: Any) -> Any:
@@ -125,6 +127,9 @@ class State(ABC):
         self.viewer: int | None = None  # the seat a view belongs to (None: the game itself, or a spectator)
         # (log index, seats) of each entry that turned something face up; seats None means every seat.
         self.reveals: list[tuple[int, tuple[int, ...] | None]] = []
+        # (seat, its legal actions) for the position as it is: the checked path lists them, then checks the
+        # chosen one against them; search lists them again on clones. Cleared whenever the position changes.
+        self._legal_memo: tuple[int, list[Action]] | None = None
         self._setup()
         self._checkpoints: list[State] = [self._snapshot()]
         if settle:
@@ -163,10 +168,7 @@ class State(ABC):
     def _is_legal(self, player: int, action: Action) -> bool:
         """Whether a canonical action is one of `_legal(player)`; a game with long lists of actions may
         answer without building the list."""
-        legal = self._legal(player)
-        # An action taken from legal_actions is usually one of the listed objects: finding it by identity
-        # (at C speed) saves a dataclass __eq__ call per action listed before it.
-        return any(map(is_, legal, repeat(action))) or action in legal
+        return action in self._listed_legal(player)
 
     def _why_illegal(self, player: int, action: Action) -> tuple[str, str]:
         """The rule and the reason an action that is not legal now is refused."""
@@ -200,8 +202,7 @@ class State(ABC):
                 else:
                     options = fresh._legal(seat)
                     action = options[rng.randrange(len(options))]
-            fresh._apply(seat, action)
-            fresh._record(seat, action)
+            fresh._step(seat, action)
         self._restore(fresh)
         self._checkpoints = fresh._checkpoints
 
@@ -241,7 +242,21 @@ class State(ABC):
             player = self.current_player()
         if player not in self.to_move():
             return []
-        return self._legal(player)
+        return list(self._listed_legal(player))
+
+    def _listed_legal(self, player: int) -> list[Action]:
+        """`_legal(player)`, worked out once per position (the list is shared: never change it)."""
+        memo = self._legal_memo
+        if memo is None or memo[0] != player:
+            memo = self._legal_memo = (player, self._legal(player))
+        return memo[1]
+
+    def _is_listed(self, player: int, action: Action) -> bool:
+        """Whether `action` is one of the objects listed as `player`'s legal actions in this position, found
+        by identity at C speed. An action taken from legal_actions usually is one: it is then legal and in
+        its canonical form, with no dataclass __eq__ call and no game rule to ask."""
+        memo = self._legal_memo
+        return memo is not None and memo[0] == player and any(map(is_, memo[1], repeat(action)))
 
     def parse(self, text: str) -> Action:
         return self.CODEC.parse(text)
@@ -256,8 +271,7 @@ class State(ABC):
         player, parsed = self._check(action, player)
         length = len(self.log)
         try:
-            self._apply(player, parsed)
-            self._record(player, parsed)
+            self._step(player, parsed)
             self._settle()
         except BaseException:
             # Only a bug in a game gets here; rebuilding from the log puts everything back as it was.
@@ -267,8 +281,7 @@ class State(ABC):
 
     def apply_fast(self, action: Action, player: int) -> None:
         """Carry out an action known to be legal, with no checks: the path for simulation."""
-        self._apply(player, action)
-        self._record(player, action)
+        self._step(player, action)
         self._settle()
 
     def _check(self, action: Any, player: Any) -> tuple[int, Action]:
@@ -294,11 +307,19 @@ class State(ABC):
         if player not in movers:
             waiting = " and ".join(f"player {seat}" for seat in movers)
             raise IllegalAction("turn order", action, f"it is not your turn; waiting for {waiting}", player)
+        if self._is_listed(player, action):
+            return player, action
+        self.CODEC.check(action)
         action = self._normalize(player, action)
         if not self._is_legal(player, action):
             rule, reason = self._why_illegal(player, action)
             raise IllegalAction(rule, action, reason, player)
         return player, action
+
+    def _step(self, player: int, action: Action) -> None:
+        self._legal_memo = None
+        self._apply(player, action)
+        self._record(player, action)
 
     def _record(self, player: int, action: Action) -> None:
         self.log.append((player, action))
@@ -310,8 +331,7 @@ class State(ABC):
         node = self._chance()
         while node is not None:
             event = self._draw(node)
-            self._apply(CHANCE, event)
-            self._record(CHANCE, event)
+            self._step(CHANCE, event)
             node = self._chance()
 
     def _draw(self, node: ChanceNode) -> Action:
@@ -333,8 +353,7 @@ class State(ABC):
                 raise IllegalAction("chance", parsed, "this chance event is not possible at this point")
             if parsed != self._draw(node):
                 raise IllegalAction("chance", parsed, "the game's seed draws something else here")
-        self._apply(player, parsed)
-        self._record(player, parsed)
+        self._step(player, parsed)
 
     # ----- going back -----------------------------------------------------------------------------
 
@@ -350,8 +369,7 @@ class State(ABC):
         self._restore(start)
         self._checkpoints = checkpoints or start._checkpoints
         for player, action in entries[len(self.log) :]:
-            self._apply(player, action)
-            self._record(player, action)
+            self._step(player, action)
         self._settle()
 
     def _not_a_view(self) -> None:
@@ -390,7 +408,7 @@ class State(ABC):
     # ----- copies, equality, views ------------------------------------------------------------------
 
     def _data(self) -> dict[str, Any]:
-        return {key: value for key, value in vars(self).items() if key != "_checkpoints"}
+        return {key: value for key, value in vars(self).items() if key not in _NOT_THE_POSITION}
 
     def _snapshot(self) -> State:
         """A copy without checkpoints. The log's entries are immutable: its list is copied at C speed."""
@@ -444,6 +462,7 @@ class State(ABC):
         copy.is_view = True
         copy.viewer = seat
         copy.config = _seedless(self.config)
+        copy._legal_memo = None  # worked out from what the view is about to hide
         hidden = list(self._hidden_entries(seat))
         if hidden:
             log = copy.log
@@ -462,6 +481,7 @@ class State(ABC):
         """
         sample = self._snapshot()
         sample.config = replace(self.config, seed=rng.getrandbits(63))
+        sample._legal_memo = None  # a sample's hidden things are not the view's
         if self.is_view:
             sample.is_view = False
             sample.viewer = None

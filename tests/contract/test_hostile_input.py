@@ -115,6 +115,42 @@ def test_a_hostile_action_text_is_refused_with_illegal_action_and_changes_nothin
         assert len(str(result)) < 1000, f"{game}: the refusal of {text[:40]!r} echoes too much"
 
 
+# Values no action text parses to, for a field of each type: the rules must never be asked to judge them.
+_MISTYPED: dict[Any, list[Any]] = {
+    int: [2.0, "2", [2], None, True, (2,)],
+    tuple[int, ...]: [[1, 2], (1.0, 2), ("1",), 3, None],
+    str: [2, None, ["N"], "", "no such word"],
+}
+_WELL_TYPED: dict[Any, Any] = {int: 0, tuple[int, ...]: (0,)}
+
+
+@pytest.mark.parametrize(("game", "kind"), _action_cases(), ids=[f"{g}-{k}" for g, k in _action_cases()])
+def test_an_action_built_in_python_with_a_mistyped_field_is_refused_naming_the_value(game: str, kind: str) -> None:
+    state, seat = _where_chosen(game, kind)[0]
+    cls = next(cls for cls in state.CODEC.classes if cls.__name__ == kind)
+    hints = get_type_hints(cls)
+    well_typed = {
+        f.name: cls.CHOICES[f.name][0] if hints[f.name] is str else _WELL_TYPED[hints[f.name]] for f in fields(cls)
+    }
+    for field in fields(cls):
+        for wrong in _MISTYPED[hints[field.name]]:
+            values = {**well_typed, field.name: wrong}
+            trial = state.clone()
+            before = trial.fingerprint()
+            # A pair kept sorted may have moved the wrong value to its twin field: the value is what is named.
+            with pytest.raises(IllegalAction, match=rf"\w+ must be .*, not {re.escape(repr(wrong))}$"):
+                trial.apply(cls(**values), seat)
+            assert trial.fingerprint() == before
+
+
+def test_an_action_of_another_game_is_refused_naming_its_kind() -> None:
+    from cliplab.games.clipcut_parks import Cut
+
+    state, seat = decision_samples("click_crack")[0]
+    with pytest.raises(IllegalAction, match="Cut is not one of this game's actions"):
+        state.clone().apply(Cut(2, 0, 0, "E"), seat)
+
+
 def _mutations(record: dict[str, Any], draw: Callable[[Any], Any], state: State) -> list[Any]:
     log = record["log"]
     index = draw(st.integers(0, max(len(log) - 1, 0)))

@@ -83,7 +83,9 @@ class SetTiles(Action):
     dir2: str
 
     def __post_init__(self) -> None:
-        if (self.kind2, self.dir2) < (self.kind1, self.dir1):
+        # Mistyped fields (an action built in Python) are left as given for the engine to refuse by name.
+        tiles_are_words = all(type(word) is str for word in (self.kind1, self.dir1, self.kind2, self.dir2))
+        if tiles_are_words and (self.kind2, self.dir2) < (self.kind1, self.dir1):
             first, second = (self.kind2, self.dir2), (self.kind1, self.dir1)
             object.__setattr__(self, "kind1", first[0])
             object.__setattr__(self, "dir1", first[1])

@@ -19,8 +19,7 @@ import random
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from itertools import pairwise, repeat
-from operator import is_
+from itertools import pairwise
 from typing import Any, ClassVar
 
 from cliplab.engine import (
@@ -563,7 +562,6 @@ class ClipCutParks(State):
         self.covered: list[dict[CardRef, dict[Cell, tuple[int, Cell]]]] = [{} for _ in range(n)]
         self.tokens = [{token: 0 for token in TOKENS} for _ in range(n)]
         self.bonuses_lost = [0] * n
-        self._legal_memo: tuple[int, list[Action]] | None = None  # (seat, its legal actions) until the next change
         start = self.config.start_fields()
         if start is not None:
             _begin_at(self, start)
@@ -884,19 +882,6 @@ class ClipCutParks(State):
     # ----- the engine's hooks ------------------------------------------------------------------------
 
     def _legal(self, player: int) -> list[Action]:
-        # The checked path asks twice per action (the caller's list, then the check): worked out once.
-        memo = self._legal_memo
-        if memo is None or memo[0] != player:
-            memo = self._legal_memo = (player, self._list_legal(player))
-        return list(memo[1])
-
-    def _listed(self, player: int, action: Action) -> bool:
-        """Whether `action` is one of the objects last listed as `player`'s legal actions (found by identity, at C
-        speed): such an action is legal and in its canonical form."""
-        memo = self._legal_memo
-        return memo is not None and memo[0] == player and any(map(is_, memo[1], repeat(action)))
-
-    def _list_legal(self, player: int) -> list[Action]:
         stage = self.stage[player]
         if stage in ("cut", "bonus"):
             return [*self.legal_cuts(player)]
@@ -909,7 +894,6 @@ class ClipCutParks(State):
         return []
 
     def _apply(self, player: int, action: Action) -> None:
-        self._legal_memo = None
         if player == CHANCE:
             if isinstance(action, Roll):
                 self._after_roll(action)
@@ -934,8 +918,6 @@ class ClipCutParks(State):
         self._maybe_end_round()
 
     def _normalize(self, player: int, action: Action) -> Action:
-        if self._listed(player, action):
-            return action
         # A part may be named by any of its squares; a placement by any orientation that lands the same way.
         if isinstance(action, Keep) and self.stage[player] == "keep":
             for piece in self.tied[player]:
@@ -964,8 +946,6 @@ class ClipCutParks(State):
         return action
 
     def _is_legal(self, player: int, action: Action) -> bool:
-        if self._listed(player, action):
-            return True
         # A cut, a placement or a crumpling is checked by the rules that list it, without listing the others.
         stage = self.stage[player]
         if isinstance(action, Cut) and stage in ("cut", "bonus") and _well_formed(action):
@@ -977,7 +957,7 @@ class ClipCutParks(State):
             return ref in self.face_up[player] and any(
                 laying[0] == action for laying in self._open_layings(player, action.section, ref)
             )
-        return action in self._legal(player)
+        return action in self._listed_legal(player)
 
     def _why_illegal(self, player: int, action: Action) -> tuple[str, str]:
         from .explain import why_illegal
@@ -986,8 +966,7 @@ class ClipCutParks(State):
 
     def _data(self) -> dict[str, Any]:
         data = State._data(self)
-        # Worked out from the sheet, its cuts and cut ends, and a cache: no part of the position.
-        del data["sheet_bits"], data["_legal_memo"]
+        del data["sheet_bits"]  # worked out from the sheet, its cuts and cut ends: no part of the position
         return data
 
     # ----- what each seat sees -------------------------------------------------------------------------
@@ -998,7 +977,6 @@ class ClipCutParks(State):
         return [dealt_at[ref] for pile in self.pile for ref in pile if ref in dealt_at]
 
     def _redact(self, seat: int | None) -> None:
-        self._legal_memo = None  # worked out from what the view now hides
         # A face-down card shows only that it is there, and which deal (if any) put it there.
         dealt_at = self.dealt_at
         self.pile = [[(FACE_DOWN, dealt_at.pop(ref, -1)) for ref in pile] for pile in self.pile]
@@ -1006,7 +984,6 @@ class ClipCutParks(State):
             self.config = _face_down_start(self.config, tuple(map(tuple, self.pile)))
 
     def _sample_hidden(self, rng: random.Random) -> None:
-        self._legal_memo = None  # worked out from the hidden cards as they were
         # Face-down cards are any park cards not seen anywhere (the unused ones are out of sight too).
         seen = {*self.dealt_at, *self.discarded}
         seen.update(ref for refs in (*self.face_up, *self.completed) for ref in refs)

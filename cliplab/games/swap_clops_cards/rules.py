@@ -60,9 +60,10 @@ def run_outs_to_end(players: int) -> int:
 
 
 def _sorted_pair(action: Any, first: str, second: str) -> None:
-    """Two cards named in either order are the same action: keep them sorted."""
+    """Two cards named in either order are the same action: keep them sorted (names only: a mistyped field,
+    in an action built in Python, is left for the engine to refuse by name)."""
     a, b = getattr(action, first), getattr(action, second)
-    if b < a:
+    if type(a) is str and type(b) is str and b < a:
         object.__setattr__(action, first, b)
         object.__setattr__(action, second, a)
 
@@ -378,7 +379,6 @@ class SwapClopsCards(State):
         # Each deck's contents, and the log length when it began (the first, then each reshuffle): public.
         self.epoch_starts: list[int] = [0]
         self.epoch_decks: list[tuple[str, ...]] = [tuple(sorted(self.deck))]  # never changed: shared by copies
-        self._legal_memo: tuple[int, list[Action]] | None = None  # (seat, its legal actions) until the next change
         start = self.config.start_fields()
         if start is not None:
             _begin_at(self, start)
@@ -458,17 +458,6 @@ class SwapClopsCards(State):
         return [(card, giver) for card, giver in self.table_cards() if not any(card in cards for cards in taking)]
 
     def _legal(self, player: int) -> list[Action]:
-        # The checked path asks twice per action (the caller's list, then `_is_legal`): work it out once.
-        memo = self._legal_memo
-        if memo is None or memo[0] != player:
-            memo = self._legal_memo = (player, self._list_legal(player))
-        return list(memo[1])
-
-    def _is_legal(self, player: int, action: Action) -> bool:
-        memo = self._legal_memo
-        return action in (memo[1] if memo is not None and memo[0] == player else self._legal(player))
-
-    def _list_legal(self, player: int) -> list[Action]:
         phase = self.phase
         if phase in ("place", "offer") and FACE_DOWN in self.hands[player]:
             return []  # another seat's view: what this hand allows is hidden from it
@@ -532,7 +521,6 @@ class SwapClopsCards(State):
     # ----- applying ----------------------------------------------------------------------------------
 
     def _apply(self, player: int, action: Action) -> None:
-        self._legal_memo = None
         self._STEPS[type(action)](self, player, action)
         self._advance()
 
@@ -735,13 +723,7 @@ class SwapClopsCards(State):
         hidden += [index for offerer, index in self.secret_at.items() if offerer != seat]
         return hidden
 
-    def _data(self) -> dict[str, Any]:
-        data = State._data(self)
-        del data["_legal_memo"]  # a cache, not part of the position
-        return data
-
     def _redact(self, seat: int | None) -> None:
-        self._legal_memo = None  # worked out from what the view now hides
         self.hands = [hand if owner == seat else [FACE_DOWN] * len(hand) for owner, hand in enumerate(self.hands)]
         self.deck = [FACE_DOWN] * len(self.deck)
         # Offers are secret until all are in: whether a seat has chosen shows, not what.
