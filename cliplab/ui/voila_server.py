@@ -20,14 +20,15 @@ from jupyter_server.base.handlers import JupyterHandler
 from jupyter_server.utils import url_path_join
 from tornado import web
 from tornado.web import RedirectHandler
-from traitlets import Dict, Int, Unicode
+from traitlets import Dict, Float, Int, Unicode
 from voila.app import Voila
 from voila.tornado.handler import TornadoVoilaHandler
 from voila.voila_kernel_manager import voila_kernel_manager_factory
 
 GALLERY = "voila/render/index.ipynb"
 GAME_NAME = re.compile(r"[a-z][a-z0-9_]{0,63}")
-# A kernel handed out of a warm pool is replaced this long after, and the replacements start this far apart.
+# A kernel handed out of a warm pool is replaced this long after (unless Voila's fill_delay is set), and the
+# replacements start this far apart.
 REFILL_AFTER_S = 10.0
 REFILL_SPACING_S = 3.0
 
@@ -45,7 +46,8 @@ def _handing_out_fresh_kernels(*args: Any, **kwargs: Any) -> type:
     Voila starts a replacement kernel one second after each hand-out: when 30 pages open together, 30
     kernels start and run the notebook while the server is still sending those pages, each costing more
     CPU than the page it replaces (docs/classroom.md). Here the first replacement starts REFILL_AFTER_S
-    after the hand-out and each further one REFILL_SPACING_S after the one before, so the crowd is served
+    after the hand-out (or Voila's `fill_delay`, where the command line sets it) and each further one
+    REFILL_SPACING_S after the one before, so the crowd is served
     first and the refill then takes part of one core. A visitor beyond the pool waits for the earliest
     replacement.
     """
@@ -54,12 +56,13 @@ def _handing_out_fresh_kernels(*args: Any, **kwargs: Any) -> type:
         return managers
 
     class HandOutKernelManager(managers):
+        fill_delay = Float(REFILL_AFTER_S, config=True, help="Seconds from a hand-out to its replacement's start")
         next_refill = 0.0  # time.monotonic() at which the next replacement kernel may start
 
         def fill_if_needed(self, delay: float | None = None, *args: Any, **kwargs: Any) -> None:
             if delay is None:  # a refill after a hand-out (the pool's first fill says 0)
                 now = time.monotonic()
-                start = max(now + REFILL_AFTER_S, self.next_refill)
+                start = max(now + self.fill_delay, self.next_refill)
                 self.next_refill = start + REFILL_SPACING_S
                 delay = start - now
             super().fill_if_needed(delay, *args, **kwargs)

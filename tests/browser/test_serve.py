@@ -17,6 +17,8 @@ from pathlib import Path
 import pytest
 from conftest import RunningServer, _free_port, _private_env, _stop, _wait_for_port
 from playwright.sync_api import Page
+from traitlets import Float
+from traitlets.config import Config, LoggingConfigurable
 
 pytestmark = pytest.mark.browser
 
@@ -373,20 +375,30 @@ def test_a_warm_pool_is_refilled_after_a_crowd_one_kernel_at_a_time(monkeypatch:
 
     delays: list[float] = []
 
-    class PooledManager:  # what Voila's factory returns with preheating on, as far as the refill goes
+    class VoilaKernelManager(
+        LoggingConfigurable
+    ):  # what Voila's factory returns with preheating on, as far as the refill goes
+        fill_delay = Float(1.0, config=True)
+
         async def get_rendered_notebook(self) -> None: ...
 
         def fill_if_needed(self, delay: float | None = None, **kwargs: object) -> None:
             delays.append(delay if delay is not None else -1.0)
 
-    monkeypatch.setattr(voila_server, "voila_kernel_manager_factory", lambda *args, **kwargs: PooledManager)
-    manager = voila_server._handing_out_fresh_kernels()()
-    manager.fill_if_needed(delay=0, notebook_name="click_crack.ipynb")  # the pool's first fill, at start
-    for _ in range(4):  # four pages handed out together
-        manager.fill_if_needed(delay=None, notebook_name="click_crack.ipynb")
-    assert delays[0] == 0, "the first fill starts at once"
-    after, spacing = voila_server.REFILL_AFTER_S, voila_server.REFILL_SPACING_S
-    assert delays[1:] == pytest.approx([after + k * spacing for k in range(4)], abs=0.5)
+    monkeypatch.setattr(voila_server, "voila_kernel_manager_factory", lambda *args, **kwargs: VoilaKernelManager)
+    spacing = voila_server.REFILL_SPACING_S
+    # Our first-refill delay by default; Voila's own setting, when a command line gives it, wins.
+    for config, after in (
+        (Config(), voila_server.REFILL_AFTER_S),
+        (Config({"VoilaKernelManager": {"fill_delay": 4.0}}), 4.0),
+    ):
+        delays.clear()
+        manager = voila_server._handing_out_fresh_kernels()(config=config)
+        manager.fill_if_needed(delay=0, notebook_name="click_crack.ipynb")  # the pool's first fill, at start
+        for _ in range(4):  # four pages handed out together
+            manager.fill_if_needed(delay=None, notebook_name="click_crack.ipynb")
+        assert delays[0] == 0, "the first fill starts at once"
+        assert delays[1:] == pytest.approx([after + k * spacing for k in range(4)], abs=0.5)
 
 
 def test_closing_a_page_ends_its_kernel_at_once(tmp_path: Path, browser) -> None:
