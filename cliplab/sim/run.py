@@ -246,7 +246,7 @@ def simulate(
             bar.close()
     if played:
         played.sort(key=lambda pair: pair[0])
-        frames.append(to_frame(merge(part for _, part in played)))
+        frames.append(pd.DataFrame(merge(part for _, part in played)))  # tidied once, with the saved rows
 
     table = tidy(pd.concat(frames, ignore_index=True)) if frames else to_frame([])
     if store is not None and (work or store.parts.is_dir() or not store.path.exists()):
