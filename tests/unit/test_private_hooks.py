@@ -25,6 +25,9 @@ NOT_GAMES = {
     "self.clicks": "a picture's click in progress (cliplab.ui)",
     "policy": "tests/browser/test_click_crack_dashboard.py's record of the controls it used",
 }
+# The one test that judges the engine's memo of legal lists compares it with the rules' own list, which only
+# the private hook gives uncached: file -> the hooks it may call.
+MAY_CALL = {"tests/contract/test_legal_memo.py": frozenset({"_legal"})}
 MUTATORS = frozenset(
     {"append", "extend", "insert", "remove", "pop", "clear", "update", "add", "discard", "setdefault", "sort"}
 )
@@ -121,7 +124,8 @@ def test_no_code_outside_the_engine_and_the_rules_reaches_into_a_game() -> None:
     hooks, fields = private_hooks(), state_fields()
     problems = []
     for where, text in sources():
-        problems += [f"{where}, {problem}" for problem in reaches_in(ast.parse(text), hooks, fields)]
+        forbidden = hooks - MAY_CALL.get(where, frozenset())
+        problems += [f"{where}, {problem}" for problem in reaches_in(ast.parse(text), forbidden, fields)]
     assert not problems, "\n".join(problems)
 
 
