@@ -292,9 +292,50 @@ for _point in LATTICE:
 
 
 @lru_cache(maxsize=64)
-def _wanted(lengths: tuple[int, ...]) -> list[int]:
+def _wanted(lengths: tuple[int, ...]) -> tuple[int, ...]:
     """The lengths a cut can have among these, each once, shortest first."""
-    return sorted(length for length in set(lengths) if 1 <= length <= MAX_CUT)
+    return tuple(sorted(length for length in set(lengths) if 1 <= length <= MAX_CUT))
+
+
+def _starts(bits: SheetBits) -> int:
+    """The points a cut may start from: cut ends, and corners of a square that is not in the sheet."""
+    cells, _, ends = bits
+    whole = cells & cells << 1 & cells << WIDTH & cells << (WIDTH + 1)
+    return LATTICE_BITS & ~whole | ends
+
+
+# A seat's listing is asked for twice (is there a cut to make? which?), a seat's sheet of the opening rounds
+# recurs from game to game, and the planning bot asks about the same imagined sheets again: each is worked
+# out once while it is asked for.
+@lru_cache(maxsize=4096)
+def _cuts_listed(bits: SheetBits, round_ends: tuple[int, int], wanted: tuple[int, ...]) -> tuple[Cut, ...]:
+    """Every legal cut of the `wanted` lengths on a sheet whose cuts of this round end on the points
+    `round_ends` (horizontal, vertical): by start point, direction, length."""
+    cells, cut, _ = bits
+    starts = _starts(bits)
+    # Lines between two squares of the sheet that are not cut, by the bit of their north or west point.
+    open_lines = {"h": cells & cells << WIDTH & ~cut, "v": cells & cells << 1 & ~(cut >> VERTICAL)}
+    ends_on = {"h": round_ends[0], "v": round_ends[1]}
+    keys: list[int] = []
+    add = keys.append
+    for d, (axis, unit, up) in enumerate(_WAYS):
+        lines, ends = open_lines[axis], ends_on[axis]
+        # A cut's k-th line (from 0) is kept by the bit of the point k steps on going east or south, k + 1
+        # steps on going north or west; a cut may not end where a cut of this round on its axis ends.
+        run = starts & ~ends
+        length = 0
+        for wanted_length in wanted:
+            while length < wanted_length:
+                run &= lines >> length * unit if up else lines << (length + 1) * unit
+                length += 1
+            found = run & ~(ends >> length * unit if up else ends << length * unit)
+            key = d * 8 + length - 32  # the sort key less 32 times the bit number counted from 1
+            while found:
+                low = found & -found
+                add((low.bit_length() << 5) + key)
+                found ^= low
+    keys.sort()
+    return tuple(map(_CUT_AT.__getitem__, keys))
 
 
 class SheetCuts:
@@ -359,53 +400,19 @@ class SheetCuts:
                 )
         return None
 
-    def _starts(self) -> int:
-        """The points a cut may start from: cut ends, and corners of a square that is not in the sheet."""
-        cells, _, ends = self.bits
-        whole = cells & cells << 1 & cells << WIDTH & cells << (WIDTH + 1)
-        return LATTICE_BITS & ~whole | ends
-
-    def legal(self, lengths: Collection[int], first_only: bool = False) -> list[Cut]:
+    def legal(self, lengths: Collection[int]) -> list[Cut]:
         """Every legal cut of the given lengths (the same rules as `problem`): by start point, direction, length."""
-        cells, cut, _ = self.bits
-        starts = self._starts()
-        # Lines between two squares of the sheet that are not cut, by the bit of their north or west point.
-        open_lines = {"h": cells & cells << WIDTH & ~cut, "v": cells & cells << 1 & ~(cut >> VERTICAL)}
         round_ends = {"h": 0, "v": 0}
         for start, end, axis in self.round_cuts:
             round_ends[axis] |= _BIT[start] | _BIT[end]
-        wanted = _wanted(tuple(lengths))
-        keys: list[int] = []
-        add = keys.append
-        for d, (axis, unit, up) in enumerate(_WAYS):
-            lines, ends = open_lines[axis], round_ends[axis]
-            # A cut's k-th line (from 0) is kept by the bit of the point k steps on going east or south, k + 1
-            # steps on going north or west; a cut may not end where a cut of this round on its axis ends.
-            run = starts & ~ends
-            length = 0
-            for wanted_length in wanted:
-                while length < wanted_length:
-                    run &= lines >> length * unit if up else lines << (length + 1) * unit
-                    length += 1
-                found = run & ~(ends >> length * unit if up else ends << length * unit)
-                if first_only:
-                    found &= -found  # the first cut of each kind is enough to find the first of all
-                key = d * 8 + length - 32  # the sort key less 32 times the bit number counted from 1
-                while found:
-                    low = found & -found
-                    add((low.bit_length() << 5) + key)
-                    found ^= low
-        keys.sort()
-        if first_only:
-            del keys[1:]
-        return [_CUT_AT[key] for key in keys]
+        return list(_cuts_listed(self.bits, (round_ends["h"], round_ends["v"]), _wanted(tuple(lengths))))
 
     def closing_steps(self, points: Sequence[Point]) -> list[int]:
         """The steps of a cut along `points` (counted from 1) that end on the sheet's boundary or on an earlier
         cut. Each one cuts the sheet in two there; a cut with none leaves the sheet in one piece."""
         lines = self.bits[1]
         horizontal, vertical = lines & (1 << VERTICAL) - 1, lines >> VERTICAL
-        touched = self._starts() | horizontal | horizontal << 1 | vertical | vertical << WIDTH
+        touched = _starts(self.bits) | horizontal | horizontal << 1 | vertical | vertical << WIDTH
         return [step for step, point in enumerate(points[1:], 1) if touched & _BIT[point]]
 
 
@@ -632,8 +639,8 @@ class ClipCutParks(State):
         """The cut lengths a seat may make now: the bonus cut's, or what the die still asks for."""
         return BONUS_CUT_LENGTHS if self.stage[seat] == "bonus" else tuple(self.to_cut[seat])
 
-    def legal_cuts(self, seat: int, first_only: bool = False) -> list[Cut]:
-        return self.cutting(seat).legal(self.lengths_to_cut(seat), first_only)
+    def legal_cuts(self, seat: int) -> list[Cut]:
+        return self.cutting(seat).legal(self.lengths_to_cut(seat))
 
     def _cut(self, seat: int, cut: Cut) -> None:
         before = self.cutting(seat)
@@ -805,7 +812,7 @@ class ClipCutParks(State):
             if stage == "cut":
                 if not self.to_cut[seat]:
                     self.stage[seat] = "build"
-                elif not self.legal_cuts(seat, first_only=True):
+                elif not self.legal_cuts(seat):
                     if self.solo:
                         self.ended = CUT_IMPOSSIBLE
                         self.phase = "over"
@@ -816,7 +823,7 @@ class ClipCutParks(State):
                 else:
                     return
             elif stage == "bonus":
-                if self.legal_cuts(seat, first_only=True):
+                if self.legal_cuts(seat):
                     return
                 self.bonuses_lost[seat] += 1
                 self.stage[seat] = "build"
@@ -869,7 +876,7 @@ class ClipCutParks(State):
         self.round_cuts = [[] for _ in range(self.players)]
         if any(len(done) == self.dealt[seat] for seat, done in enumerate(self.completed)) and not self.solo:
             self.ended = ALL_CARDS_DONE
-        elif not self.solo and not any(self.cutting(seat).legal((1,), first_only=True) for seat in range(self.players)):
+        elif not self.solo and not any(self.cutting(seat).legal((1,)) for seat in range(self.players)):
             self.ended = SHEETS_SPENT
         elif self.round >= self.option("round_limit"):
             self.ended = ROUND_LIMIT
