@@ -248,6 +248,7 @@ _LINE_BIT = {
 # Per direction, in DIRS order: its axis, how far one step moves a point's bit, and whether it moves it up.
 _WAYS = tuple((_AXIS[d], abs(DIRECTIONS[d][0] * WIDTH + DIRECTIONS[d][1]), d in ("E", "S")) for d in DIRS)
 SheetBits = tuple[int, int, int]  # the squares left, the lines cut, the cut ends
+RoundCut = tuple[Point, Point, str]  # a cut of this round: its start, its end, its axis
 
 
 def cell_bits(cells: Iterable[Cell]) -> int:
@@ -338,6 +339,26 @@ def _cuts_listed(bits: SheetBits, round_ends: tuple[int, int], wanted: tuple[int
     return tuple(map(_CUT_AT.__getitem__, keys))
 
 
+def _cuts_of(bits: SheetBits, round_cuts: Iterable[RoundCut], lengths: tuple[int, ...]) -> tuple[Cut, ...]:
+    """Every legal cut of the given lengths on a sheet with these bits and this round's cuts."""
+    horizontal = vertical = 0
+    for start, end, axis in round_cuts:
+        if axis == "h":
+            horizontal |= _BIT[start] | _BIT[end]
+        else:
+            vertical |= _BIT[start] | _BIT[end]
+    return _cuts_listed(bits, (horizontal, vertical), _wanted(lengths))
+
+
+def _closing_steps(bits: SheetBits, points: Sequence[Point]) -> list[int]:
+    """The steps of a cut along `points` (counted from 1) that end on the sheet's boundary or on an earlier
+    cut. Each one cuts the sheet in two there; a cut with none leaves the sheet in one piece."""
+    lines = bits[1]
+    horizontal, vertical = lines & (1 << VERTICAL) - 1, lines >> VERTICAL
+    touched = _starts(bits) | horizontal | horizontal << 1 | vertical | vertical << WIDTH
+    return [step for step, point in enumerate(points[1:], 1) if touched & _BIT[point]]
+
+
 class SheetCuts:
     """One player's sheet as the cutting rules see it: squares left, lines cut, cut ends, this round's cuts.
 
@@ -402,18 +423,12 @@ class SheetCuts:
 
     def legal(self, lengths: Collection[int]) -> list[Cut]:
         """Every legal cut of the given lengths (the same rules as `problem`): by start point, direction, length."""
-        round_ends = {"h": 0, "v": 0}
-        for start, end, axis in self.round_cuts:
-            round_ends[axis] |= _BIT[start] | _BIT[end]
-        return list(_cuts_listed(self.bits, (round_ends["h"], round_ends["v"]), _wanted(tuple(lengths))))
+        return list(_cuts_of(self.bits, self.round_cuts, tuple(lengths)))
 
     def closing_steps(self, points: Sequence[Point]) -> list[int]:
         """The steps of a cut along `points` (counted from 1) that end on the sheet's boundary or on an earlier
         cut. Each one cuts the sheet in two there; a cut with none leaves the sheet in one piece."""
-        lines = self.bits[1]
-        horizontal, vertical = lines & (1 << VERTICAL) - 1, lines >> VERTICAL
-        touched = _starts(self.bits) | horizontal | horizontal << 1 | vertical | vertical << WIDTH
-        return [step for step, point in enumerate(points[1:], 1) if touched & _BIT[point]]
+        return _closing_steps(self.bits, points)
 
 
 # ----- what a placement needs -----------------------------------------------------------------------
@@ -511,6 +526,14 @@ def _corner(squares: Iterable[Cell]) -> Cell:
     """The top row and left column of some squares."""
     rows, cols = zip(*squares, strict=True)
     return min(rows), min(cols)
+
+
+@lru_cache(maxsize=1024)
+def _shape_of(squares: tuple[Cell, ...]) -> tuple[Cell, frozenset[Cell]]:
+    """A section's top-left corner and its shape moved there to 0,0 (a waiting section is listed again and
+    again)."""
+    top, left = _corner(squares)
+    return (top, left), frozenset((r - top, c - left) for r, c in squares)
 
 
 def tokens_spent(game: ClipCutParks, seat: int, place: Place) -> dict[str, int]:
@@ -640,14 +663,18 @@ class ClipCutParks(State):
         return BONUS_CUT_LENGTHS if self.stage[seat] == "bonus" else tuple(self.to_cut[seat])
 
     def legal_cuts(self, seat: int) -> list[Cut]:
-        return self.cutting(seat).legal(self.lengths_to_cut(seat))
+        return list(self._cuts_now(seat))
+
+    def _cuts_now(self, seat: int) -> tuple[Cut, ...]:
+        """`legal_cuts` as the shared tuple the cutting rules keep (the game asks for it on every cut)."""
+        return _cuts_of(self.sheet_bits[seat], self.round_cuts[seat], self.lengths_to_cut(seat))
 
     def _cut(self, seat: int, cut: Cut) -> None:
-        before = self.cutting(seat)
+        bits_before = self.sheet_bits[seat]
         points, lines, line_bits = _PATH[cut.row, cut.col, cut.direction, cut.length]
         self.cuts[seat] = self.cuts[seat].union(lines)
         self.cut_ends[seat] = self.cut_ends[seat] | {points[0], points[-1]}
-        cells, cut_lines, ends = before.bits
+        cells, cut_lines, ends = bits_before
         self.sheet_bits[seat] = (cells, cut_lines | line_bits, ends | _BIT[points[0]] | _BIT[points[-1]])
         self.round_cuts[seat].append((points[0], points[-1], _AXIS[cut.direction]))
         if self.stage[seat] == "bonus":
@@ -655,7 +682,7 @@ class ClipCutParks(State):
         else:
             self.to_cut[seat].remove(cut.length)
             self.resume[seat] = "cut"
-        pieces = self._pieces(seat) if before.closing_steps(points) else [self.sheet[seat]]
+        pieces = self._pieces(seat) if _closing_steps(bits_before, points) else [self.sheet[seat]]
         largest = max(len(piece) for piece in pieces)
         tied = tuple(piece for piece in pieces if len(piece) == largest)
         if len(pieces) == 1:
@@ -728,15 +755,17 @@ class ClipCutParks(State):
         A laying's cost and Place are worked out only once it is known to cover free spaces: most placements
         on a card with covered spaces do not, and a section is mostly listed once before it is placed."""
         squares = self.sections[seat][section]
-        top, left = _corner(squares)
-        shape = frozenset((r - top, c - left) for r, c in squares)
+        (top, left), shape = _shape_of(squares)
         squares_seen = sheet_squares(sheet_of(self.sheet_number[seat]))
         held = self.tokens[seat]
         flips = self.option("allow_flip")
         found: list[Laying] = []
         for card_ref in self.face_up[seat] if ref is None else [ref]:
             taken = self.covered[seat].get(card_ref, {}).keys()
-            for placement, covered, orientation, demands in _card_placements(shape, card_of(card_ref), flips):
+            card = card_of(card_ref)
+            if len(squares) > len(card.cells) - len(taken):
+                continue  # more squares than free spaces: nothing to work out
+            for placement, covered, orientation, demands in _card_placements(shape, card, flips):
                 if taken and not covered.isdisjoint(taken):
                     continue
                 need: dict[str, int] = {}
@@ -812,7 +841,7 @@ class ClipCutParks(State):
             if stage == "cut":
                 if not self.to_cut[seat]:
                     self.stage[seat] = "build"
-                elif not self.legal_cuts(seat):
+                elif not self._cuts_now(seat):
                     if self.solo:
                         self.ended = CUT_IMPOSSIBLE
                         self.phase = "over"
@@ -823,7 +852,7 @@ class ClipCutParks(State):
                 else:
                     return
             elif stage == "bonus":
-                if self.legal_cuts(seat):
+                if self._cuts_now(seat):
                     return
                 self.bonuses_lost[seat] += 1
                 self.stage[seat] = "build"
@@ -876,7 +905,7 @@ class ClipCutParks(State):
         self.round_cuts = [[] for _ in range(self.players)]
         if any(len(done) == self.dealt[seat] for seat, done in enumerate(self.completed)) and not self.solo:
             self.ended = ALL_CARDS_DONE
-        elif not self.solo and not any(self.cutting(seat).legal((1,)) for seat in range(self.players)):
+        elif not self.solo and not any(_cuts_of(bits, (), (1,)) for bits in self.sheet_bits):
             self.ended = SHEETS_SPENT
         elif self.round >= self.option("round_limit"):
             self.ended = ROUND_LIMIT
@@ -891,7 +920,7 @@ class ClipCutParks(State):
     def _legal(self, player: int) -> list[Action]:
         stage = self.stage[player]
         if stage in ("cut", "bonus"):
-            return [*self.legal_cuts(player)]
+            return [*self._cuts_now(player)]
         if stage == "keep":
             return [Keep(*min(piece)) for piece in self.tied[player]]
         if stage == "build":
