@@ -15,6 +15,7 @@ from cliplab.games.clipcut_parks.content import (
     COLOURS,
     DATA_DIR,
     ICONS,
+    PAD_FILE,
     PAD_SIZE,
     REQUIREMENTS,
     SHEET_COLS,
@@ -29,6 +30,7 @@ from cliplab.games.clipcut_parks.content import (
     load_cards,
     load_sheet,
     pad_sheet,
+    pad_text,
     park_cards,
     sheet_from_text,
     standard_sheet,
@@ -255,6 +257,11 @@ def test_pad_sheets_are_deterministic() -> None:
         cwd=Path(__file__).resolve().parents[2],
     ).stdout
     assert out.strip() == str(pad_sheet(42))
+
+
+def test_the_pad_file_holds_the_generated_sheets() -> None:
+    # The game reads its pad sheets from data/pad.txt: it must be what generate_sheet gives for each.
+    assert PAD_FILE.read_text() == pad_text()
 
 
 def test_pad_sheet_numbers_outside_the_pad_are_refused() -> None:

@@ -28,6 +28,7 @@ __all__ = [
     "COLOURS",
     "DIE_FACES",
     "ICONS",
+    "PAD_FILE",
     "PAD_SIZE",
     "REQUIREMENTS",
     "SHEET_COLS",
@@ -45,6 +46,7 @@ __all__ = [
     "load_cards",
     "load_sheet",
     "pad_sheet",
+    "pad_text",
     "park_cards",
     "sheet_from_text",
     "standard_sheet",
@@ -602,9 +604,29 @@ def generate_sheet(rng: random.Random, number: int) -> Sheet:
     raise RuntimeError("could not generate a balanced sheet in 100 tries")  # pragma: no cover
 
 
+PAD_FILE = DATA_DIR / "pad.txt"
+
+
+def pad_text() -> str:
+    """The text of ``data/pad.txt``: every pad sheet as generated, written down so that a game reads its
+    sheets (a tenth of the work) instead of growing each anew in every process. Tests check it matches."""
+    header = (
+        "# ClipCut Parks: the pad's sheets 1-100, each generate_sheet(random.Random('clipcut-pad/<n>'), n).\n"
+        "# Written by content.pad_text(); the tests check that it matches. Do not edit by hand.\n"
+    )
+    pictures = (str(generate_sheet(random.Random(f"clipcut-pad/{n}"), n)) for n in range(1, PAD_SIZE + 1))
+    return header + "".join(f"\n{picture}\n" for picture in pictures)
+
+
+@cache
+def _pad_pictures() -> list[str]:
+    lines = [line for line in PAD_FILE.read_text().splitlines() if not line.startswith("#")]
+    return "\n".join(lines).strip().split("\n\n")
+
+
 @cache
 def pad_sheet(number: int) -> Sheet:
     """Pad sheet ``number`` (1..100), the same on every machine: seeded with ``"clipcut-pad/<number>"``."""
     if not isinstance(number, int) or isinstance(number, bool) or not 1 <= number <= PAD_SIZE:
         raise ValueError(f"there is no pad sheet {number!r}: the pad's sheets are numbered 1 to {PAD_SIZE}")
-    return generate_sheet(random.Random(f"clipcut-pad/{number}"), number)
+    return _parse_sheet(_pad_pictures()[number - 1], number)
