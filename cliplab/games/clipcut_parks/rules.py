@@ -195,6 +195,10 @@ class Score(Action):
     card: int
 
 
+# The placements a building list offers, each made once: a section waiting is listed again after every
+# placement, and a frozen dataclass costs more to make than to look up.
+_place = lru_cache(maxsize=8192)(Place)
+
 # Chance's possible results, made once: every deal and tear of a game would otherwise make them again.
 _ROLL = UniformChoice(tuple(Roll(face) for face in range(1, len(DIE_FACES) + 1)))
 
@@ -641,7 +645,7 @@ class ClipCutParks(State):
     def to_move(self) -> tuple[int, ...]:
         if self.phase != "play":
             return ()
-        return tuple(seat for seat, stage in enumerate(self.stage) if stage != "done")
+        return tuple([seat for seat, stage in enumerate(self.stage) if stage != "done"])
 
     # ----- cutting --------------------------------------------------------------------------------
 
@@ -776,7 +780,7 @@ class ClipCutParks(State):
                 if need and any(held[token] < count for token, count in need.items()):
                     continue
                 row, col = placement.offset
-                place = Place(section, card_ref[0], card_ref[1], row, col, orientation)
+                place = _place(section, card_ref[0], card_ref[1], row, col, orientation)
                 found.append((place, tuple(sorted(need.items())) if need else (), covered, placement))
         return found
 
@@ -899,7 +903,7 @@ class ClipCutParks(State):
         self._maybe_end_round()
 
     def _maybe_end_round(self) -> None:
-        if self.phase != "play" or any(stage != "done" for stage in self.stage):
+        if self.phase != "play" or self.stage.count("done") != len(self.stage):
             return
         # Straight extensions are forbidden within a round only: the end checks look at a fresh round.
         self.round_cuts = [[] for _ in range(self.players)]
