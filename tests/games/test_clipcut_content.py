@@ -6,10 +6,12 @@ import random
 import subprocess
 import sys
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from cliplab.games.clipcut_parks import content
 from cliplab.games.clipcut_parks.content import (
     BONUSES,
     COLOURS,
@@ -262,6 +264,33 @@ def test_pad_sheets_are_deterministic() -> None:
 def test_the_pad_file_holds_the_generated_sheets() -> None:
     # The game reads its pad sheets from data/pad.txt: it must be what generate_sheet gives for each.
     assert PAD_FILE.read_text() == pad_text()
+
+
+@pytest.mark.parametrize(
+    ("damage", "entry", "problem"),
+    [
+        (lambda text: text.rsplit("\n\n", 1)[0], "", "holds 99 sheets, the pad has 100"),
+        (lambda text: text.replace("G", "Q", 1), "sheet 1", "unknown square"),
+    ],
+)
+def test_a_damaged_pad_file_is_refused_naming_the_file_and_the_sheet(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, damage: Callable[[str], str], entry: str, problem: str
+) -> None:
+    damaged = tmp_path / "pad.txt"
+    damaged.write_text(damage(pad_text()), encoding="utf-8")
+    monkeypatch.setattr(content, "PAD_FILE", damaged)
+    forget_pad = (content._pad_pictures.cache_clear, pad_sheet.cache_clear)
+    for forget in forget_pad:
+        forget()
+    try:
+        with pytest.raises(ContentError, match=problem) as refused:
+            pad_sheet(1)
+        assert (refused.value.file, refused.value.entry) == (str(damaged), entry)
+    finally:
+        monkeypatch.undo()
+        for forget in forget_pad:
+            forget()
+    assert str(pad_sheet(1)) == str(generate_sheet(random.Random("clipcut-pad/1"), 1))
 
 
 def test_pad_sheet_numbers_outside_the_pad_are_refused() -> None:

@@ -620,8 +620,12 @@ def pad_text() -> str:
 
 @cache
 def _pad_pictures() -> list[str]:
-    lines = [line for line in PAD_FILE.read_text().splitlines() if not line.startswith("#")]
-    return "\n".join(lines).strip().split("\n\n")
+    lines = [line for line in PAD_FILE.read_text(encoding="utf-8").splitlines() if not line.startswith("#")]
+    pictures = "\n".join(lines).strip().split("\n\n")
+    if len(pictures) != PAD_SIZE:
+        problem = f"holds {len(pictures)} sheets, the pad has {PAD_SIZE}: write it anew with pad_text()"
+        raise ContentError(str(PAD_FILE), "", problem)
+    return pictures
 
 
 @cache
@@ -629,4 +633,7 @@ def pad_sheet(number: int) -> Sheet:
     """Pad sheet ``number`` (1..100), the same on every machine: seeded with ``"clipcut-pad/<number>"``."""
     if not isinstance(number, int) or isinstance(number, bool) or not 1 <= number <= PAD_SIZE:
         raise ValueError(f"there is no pad sheet {number!r}: the pad's sheets are numbered 1 to {PAD_SIZE}")
-    return _parse_sheet(_pad_pictures()[number - 1], number)
+    try:
+        return _parse_sheet(_pad_pictures()[number - 1], number)
+    except ValueError as exc:
+        raise ContentError(str(PAD_FILE), f"sheet {number}", f"{exc}: write the file anew with pad_text()") from None
