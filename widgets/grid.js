@@ -1,7 +1,8 @@
 // cliplab grid widget: the browser side of cliplab.ui.widget.GridWidget.
 //
-// Python draws the whole scene as SVG (trait `svg`) and describes it in `geometry`; this module shows
-// that markup and turns pointer and keyboard input into intents for Python, which decides legality.
+// Python draws the scene as SVG (trait `svg`, sent whole now and then, and `patch`, the nodes changed since;
+// the CSS of every picture is `scene_style`) and describes it in `geometry`; this module shows that markup
+// and turns pointer and keyboard input into intents for Python, which decides legality.
 // Nothing here judges a move: clicks, drops and keys become messages, and Python answers with a new
 // picture or a notice. Hover, focus, the mode and a held piece are browser-only state.
 //
@@ -158,6 +159,8 @@ function render({ model, el }) {
 
   // ------------------------------------------------------------------ state
   let svg = null; // the current <svg>
+  let drawnSvg = null; // the model's "svg" markup last drawn whole
+  let drawnNodes = new Map(); // the model's "patch" as drawn: path "i j k" -> markup
   let rootOverlay = null; // <g> on top of the whole scene (ghost off the boards, tray focus ring)
   let boards = new Map(); // id -> {id, el, overlay, rows, cols, clickable, pieces, label}
   let order = []; // board ids in document order
@@ -244,24 +247,14 @@ function render({ model, el }) {
     }
   }
 
+  /** Draws the picture the model holds: `svg` whole when it changed, then the nodes `patch` names that are
+   * not drawn yet. Returns false when there was nothing new to draw. */
   function drawSvg() {
     const started = performance.now();
-    // One parse of the whole markup (inert, in a template), then the page's picture is patched to match
-    // it (the first picture, one that is not a single <svg>, or one with more than PATCH_LIMIT changes is
-    // swapped in whole). The scene's
-    // <style> is the same text every time: it is kept in one <style> of ours and only rewritten when it
-    // changes, so a redraw does not add and remove a style sheet (which restyles the whole page).
-    parser.innerHTML = model.get("svg") || "";
-    const fresh = parser.content.querySelector("svg");
-    if (fresh) {
-      const sheets = fresh.querySelectorAll("style");
-      const css = [...sheets].map((n) => n.textContent).join("\n");
-      for (const n of sheets) n.remove();
-      if (sceneStyle.textContent !== css) sceneStyle.textContent = css;
-      // Sized and marked as it will be shown, so that patching leaves an unchanged <svg> element untouched.
-      fresh.setAttribute("focusable", "false");
-      sizeSvg(fresh);
-    }
+    const markup = model.get("svg") || "";
+    const whole = markup !== drawnSvg || !host.firstChild;
+    const nodes = changedNodes(whole);
+    if (!whole && nodes.length === 0) return false;
     // Our overlays stay where the patch keeps their board (the focus ring is moved, not redrawn); what
     // else they hold belonged to the old picture and is drawn again if it still applies.
     hover?.ring?.remove();
@@ -270,13 +263,8 @@ function render({ model, el }) {
     hover = null;
     ghost = null;
     noticeMark = null;
-    const patchable = fresh && svg && host.childNodes.length === 1 && parser.content.childNodes.length === 1;
-    if (patchable && differences(svg, fresh, PATCH_LIMIT) <= PATCH_LIMIT) {
-      patch(svg, fresh);
-    } else {
-      host.replaceChildren(...parser.content.childNodes);
-    }
-    parser.innerHTML = "";
+    if (whole) drawWhole(markup);
+    if (nodes.length) patchNodes(nodes);
     svg = host.querySelector("svg");
     showZoom();
     if (svg && rootOverlay?.parentNode !== svg) {
@@ -296,6 +284,64 @@ function render({ model, el }) {
     drawGhost();
     updateToolbar();
     root.dataset.renderMs = (performance.now() - started).toFixed(2);
+    return true;
+  }
+
+  function drawWhole(markup) {
+    // One parse of the whole markup (inert, in a template), then the page's picture is patched to match
+    // it (the first picture, one that is not a single <svg>, or one with more than PATCH_LIMIT changes is
+    // swapped in whole).
+    parser.innerHTML = markup;
+    const fresh = parser.content.querySelector("svg");
+    if (fresh) {
+      // Sized and marked as it will be shown, so that patching leaves an unchanged <svg> element untouched.
+      fresh.setAttribute("focusable", "false");
+      sizeSvg(fresh);
+    }
+    const patchable = fresh && svg && host.childNodes.length === 1 && parser.content.childNodes.length === 1;
+    if (patchable && differences(svg, fresh, PATCH_LIMIT) <= PATCH_LIMIT) {
+      patch(svg, fresh);
+    } else {
+      host.replaceChildren(...parser.content.childNodes);
+    }
+    parser.innerHTML = "";
+    svg = host.querySelector("svg");
+    drawnSvg = markup;
+  }
+
+  /** The [path, markup] pairs of `patch` not drawn yet (all of them after a whole redraw); remembers them all
+   * as drawn. Python names each changed node of its picture once, by the child indices leading to it from
+   * the <svg>, and keeps naming it until it sends the picture whole again. */
+  function changedNodes(whole) {
+    const drawn = whole ? new Map() : drawnNodes;
+    const named = new Map();
+    const changed = [];
+    for (const [path, markup] of model.get("patch") || []) {
+      const key = path.join(" ");
+      named.set(key, markup);
+      if (drawn.get(key) !== markup) changed.push([path, markup]);
+    }
+    drawnNodes = named;
+    return changed;
+  }
+
+  function patchNodes(nodes) {
+    // One parse for all of them, inside an <svg> so that they are parsed as SVG.
+    parser.innerHTML = `<svg xmlns="${SVG_NS}">${nodes.map(([, markup]) => markup).join("")}</svg>`;
+    const fresh = [...parser.content.firstElementChild.children];
+    nodes.forEach(([path], i) => {
+      // Our own nodes (overlays, hit targets) come after Python's children, so the indices are Python's.
+      const node = path.reduce((parent, index) => parent?.children[index], svg);
+      if (node?.nodeName !== fresh[i]?.nodeName) throw new Error(`grid: no <${fresh[i]?.nodeName}> at [${path}] to patch`);
+      if (differences(node, fresh[i], PATCH_LIMIT) <= PATCH_LIMIT) {
+        patch(node, fresh[i]);
+      } else {
+        const overlay = overlayIn(node);
+        if (overlay) fresh[i].append(overlay);
+        node.replaceWith(fresh[i]);
+      }
+    });
+    parser.innerHTML = "";
   }
 
   /** Makes `old` the same as `fresh` (both elements of one name) by changing only what differs: a click
@@ -1347,18 +1393,25 @@ function render({ model, el }) {
   // ------------------------------------------------------------------ wiring
   const onSvg = guard(() => {
     const hovered = hover?.key;
-    drawSvg();
+    if (!drawSvg()) return; // "svg" and "patch" came in one update: both were drawn on the first call
     restoreHover(hovered);
     if (shownNotice) positionNotice();
     svgChanged = true;
     queueSync();
   });
   const onGeometry = guard(geometryChanged);
+  // The scene's CSS, the same for every picture: one <style> of ours, so a redraw never adds or removes a
+  // style sheet (which restyles the whole page).
+  const onSceneStyle = guard(() => {
+    sceneStyle.textContent = model.get("scene_style") || "";
+  });
   const onNotice = guard(() => {
     noticeChanged = true;
     queueSync();
   });
   model.on("change:svg", onSvg);
+  model.on("change:patch", onSvg);
+  model.on("change:scene_style", onSceneStyle);
   model.on("change:geometry", onGeometry);
   model.on("change:notice", onNotice);
   model.on("change:ids", onSvg);
@@ -1408,6 +1461,7 @@ function render({ model, el }) {
   }));
   resized.observe(stage);
 
+  onSceneStyle();
   drawSvg();
   onRevision();
   if (model.get("notice")?.text) showNotice(model.get("notice"));
@@ -1416,6 +1470,8 @@ function render({ model, el }) {
     events.abort();
     resized.disconnect();
     model.off("change:svg", onSvg);
+    model.off("change:patch", onSvg);
+    model.off("change:scene_style", onSceneStyle);
     model.off("change:geometry", onGeometry);
     model.off("change:notice", onNotice);
     model.off("change:ids", onSvg);
