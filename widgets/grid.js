@@ -82,6 +82,12 @@ function htmlEl(name, attrs = {}, text = "") {
   return node;
 }
 
+/** Sets an attribute (null: removes it) unless it already has that value. */
+function setAttr(node, name, value) {
+  if (value === null) node.removeAttribute(name);
+  else if (node.getAttribute(name) !== value) node.setAttribute(name, value);
+}
+
 function clamp(value, low, high) {
   return Math.max(low, Math.min(high, value));
 }
@@ -399,11 +405,12 @@ function render({ model, el }) {
   }
 
   function showZoom() {
-    root.dataset.zoom = String(zoom);
+    // Called on every redraw: toggleAttribute and setAttr leave what is already so alone (see drawFocus).
+    setAttr(root, "data-zoom", String(zoom));
     const percent = `${Math.round(zoom * 100)}%`;
     if (zoomValue.textContent !== percent) zoomValue.textContent = percent;
-    zoomOut.disabled = zoom === ZOOMS[0];
-    zoomIn.disabled = zoom === ZOOMS[ZOOMS.length - 1];
+    zoomOut.toggleAttribute("disabled", zoom === ZOOMS[0]);
+    zoomIn.toggleAttribute("disabled", zoom === ZOOMS[ZOOMS.length - 1]);
   }
 
   function sizeSvg(node) {
@@ -532,25 +539,29 @@ function render({ model, el }) {
   function drawFocus() {
     const oldRing = focusRing;
     focusRing = null;
-    placeFocus(oldRing);
+    const [el, preview] = placeFocus(oldRing);
     if (oldRing && oldRing !== focusRing) oldRing.remove();
+    // Classes and attributes are changed only where they differ (setting one to the value it has is still a
+    // DOM mutation, and most clicks and redraws leave the focus where it was); a patched node has come back
+    // with Python's class, so the class is checked rather than remembered.
+    if (focusedEl !== el) focusedEl?.classList.remove("cl-focused");
+    if (el && !el.classList.contains("cl-focused")) el.classList.add("cl-focused");
+    if (focusPreview !== preview) focusPreview?.classList.remove("cl-preview-focus");
+    if (preview && !preview.classList.contains("cl-preview-focus")) preview.classList.add("cl-preview-focus");
+    focusedEl = el;
+    focusPreview = preview;
+    setAttr(stage, "aria-activedescendant", el?.id || null);
+    setAttr(root, "data-board", focus.board === TRAY ? "" : focus.board ?? "");
+    setAttr(root, "data-mode", focus.kind);
+    if (!hover && focus.board !== TRAY && focus.board !== null) showNote(root.classList.contains("cl-kbd") ? preview : null);
   }
 
+  /** Draws the focus ring where the focus is; returns the focused element and its preview (or nulls). */
   function placeFocus(oldRing) {
-    if (focusedEl) focusedEl.classList.remove("cl-focused");
-    focusedEl = null;
-    focusPreview?.classList.remove("cl-preview-focus");
-    focusPreview = null;
-    stage.removeAttribute("aria-activedescendant");
-    root.dataset.board = focus.board === TRAY ? "" : focus.board ?? "";
-    root.dataset.mode = focus.kind;
-    if (focus.board === null || !svg) return;
+    if (focus.board === null || !svg) return [null, null];
     if (focus.board === TRAY) {
       const pieceEl = pieces.get(pieceOrder[focus.piece]);
-      if (!pieceEl || !rootOverlay) return;
-      focusedEl = pieceEl;
-      pieceEl.classList.add("cl-focused");
-      stage.setAttribute("aria-activedescendant", pieceEl.id);
+      if (!pieceEl || !rootOverlay) return [null, null];
       const box = boxInSvg(pieceEl);
       if (box) {
         focusRing = svgEl("g", { class: "cl-focus-ring", "data-kind": "piece" });
@@ -561,10 +572,10 @@ function render({ model, el }) {
         }
         rootOverlay.append(focusRing);
       }
-      return;
+      return [pieceEl, null];
     }
     const board = boards.get(focus.board);
-    if (!board) return;
+    if (!board) return [null, null];
     const [r, c, r2, c2] = focus.kind === "segment" ? segmentEnds() : [focus.r, focus.c, 0, 0];
     const ring = svgEl("g", { class: "cl-focus-ring", "data-kind": focus.kind });
     for (const part of ["cl-halo", "cl-ring"]) {
@@ -581,14 +592,8 @@ function render({ model, el }) {
       board.overlay.append(ring);
       focusRing = ring;
     }
-    focusedEl = findTarget(board, focus.kind, r, c, r2, c2);
-    if (focusedEl) focusedEl.classList.add("cl-focused");
-    focusPreview = previewFor(board, focusedEl);
-    focusPreview?.classList.add("cl-preview-focus");
-    if (!hover) showNote(root.classList.contains("cl-kbd") ? focusPreview : null);
-    if (focusedEl && focusedEl.id) {
-      stage.setAttribute("aria-activedescendant", focusedEl.id);
-    }
+    const el = findTarget(board, focus.kind, r, c, r2, c2);
+    return [el, previewFor(board, el)];
   }
 
   function boxInSvg(node) {
@@ -644,8 +649,8 @@ function render({ model, el }) {
     const hasBoards = order.length > 0;
     const board = boards.get(focus.board);
     const modes = focus.board === TRAY ? ["piece"] : modesOf(board);
-    modeButton.disabled = modes.length < 2;
-    modeButton.hidden = !hasBoards || (modes.length < 2 && order.length < 2 && pieceOrder.length === 0);
+    modeButton.toggleAttribute("disabled", modes.length < 2);
+    modeButton.toggleAttribute("hidden", !hasBoards || (modes.length < 2 && order.length < 2 && pieceOrder.length === 0));
     // The key hint and the legend name only the keys that do something on this picture.
     // A picture that takes no clicks (someone else's turn) has nothing for the arrows and Enter to choose.
     const choosing = pieceOrder.length > 0 || order.some((id) => boards.get(id).clickable.length || boards.get(id).pieces);
@@ -674,11 +679,11 @@ function render({ model, el }) {
       modeButton.setAttribute("aria-label", `Mode: ${MODE_NAMES[focus.kind] || focus.kind}. Change with M.`);
       modeButton.title = `The arrow keys move over ${MODE_WORDS[focus.kind] || focus.kind}; click or press M to change`;
     }
-    rotateButton.hidden = pieceOrder.length === 0 && !held;
-    rotateButton.disabled = !held;
-    rotateButton.dataset.turns = held ? String(held.turns) : "0";
-    root.dataset.held = held ? held.piece : "";
-    root.dataset.turns = held ? String(held.turns) : "0";
+    rotateButton.toggleAttribute("hidden", pieceOrder.length === 0 && !held);
+    rotateButton.toggleAttribute("disabled", !held);
+    setAttr(rotateButton, "data-turns", held ? String(held.turns) : "0");
+    setAttr(root, "data-held", held ? held.piece : "");
+    setAttr(root, "data-turns", held ? String(held.turns) : "0");
     const holding = held ? `Holding ${pieceName(held.piece)}${held.turns ? `, turned ${held.turns * 90}\u00b0` : ""}` : "";
     if (heldInfo.textContent !== holding) heldInfo.textContent = holding;
     for (const [id, pieceEl] of pieces) pieceEl.classList.toggle("cl-held", Boolean(held && held.piece === id));

@@ -115,7 +115,7 @@ class Grid:
 
     def _patch(self, picture: Tag) -> list[list[Any]] | None:
         """`picture`'s nodes that differ from the picture sent whole, and those named since (the page may
-        have drawn them differently); None when sending the picture whole is as short."""
+        have drawn them differently); None when the picture should be sent whole."""
         if self._sent is None:
             return None
         paths = self._patched | set(svg.changes(self._sent, picture))
@@ -124,7 +124,9 @@ class Grid:
         # A node inside another that is sent whole is in its markup already.
         kept = sorted(path for path in paths if not any(path[:n] in paths for n in range(1, len(path))))
         patch = [[list(path), str(picture.at(path))] for path in kept]
-        if sum(len(markup) for _, markup in patch) >= len(str(picture)):
+        # Every later redraw sends the patch again until the picture is sent whole: past half the picture's
+        # length, sending it whole once is the shorter way.
+        if 2 * sum(len(markup) for _, markup in patch) >= len(str(picture)):
             return None
         self._patched = set(kept)
         return patch

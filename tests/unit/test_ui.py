@@ -186,8 +186,8 @@ def test_grid_sends_only_the_nodes_that_changed_and_they_make_the_picture() -> N
     steps = [
         lambda s: replace(s, boards=(replace(SHEET, cells=(*SHEET.cells, Cell((5, 5), "orange"))), CARD)),
         lambda s: replace(s, boards=(s.boards[0], replace(CARD, cells=(Cell((1, 1), "sky", text="x"),)))),
-        lambda s: replace(s, boards=(replace(s.boards[0], tokens=()), s.boards[1])),  # more than cells change
-        lambda s: replace(s, boards=(replace(s.boards[0], cells=SHEET.cells), s.boards[1])),
+        lambda s: replace(s, boards=(s.boards[0], replace(s.boards[1], tokens=(Token((1, 1), 0),)))),  # card whole
+        lambda s: replace(s, boards=(replace(s.boards[0], cells=SHEET.cells), s.boards[1])),  # the cell as it was
         lambda s: replace(s, status="Your turn"),  # the <svg> is sized anew: sent whole
     ]
     for number, step in enumerate(steps):
@@ -196,7 +196,12 @@ def test_grid_sends_only_the_nodes_that_changed_and_they_make_the_picture() -> N
         assert grid.svg == render(grid.scene, grid.widget.ids).replace(f"<style>{STYLE}</style>", "")
         if number < 4:
             assert grid.widget.svg == whole, f"step {number} sent the picture whole"
+        if number == 3:
+            assert [path for path, _ in grid.widget.patch] == [[1, 0, 6, 5], [2, 0]]
     assert grid.widget.svg != whole and grid.widget.patch == []
+    # More than half the picture changed: sent whole.
+    grid.show(replace(grid.scene, boards=(replace(SHEET, tokens=()), CARD)))
+    assert grid.widget.patch == [] and grid.svg == grid.widget.svg
     # Only the changed cell went: the first step names one cell of the sheet's sixth row (the title is child 0).
     grid = Grid(SCENE)
     grid.show(steps[0](grid.scene))
