@@ -1,7 +1,8 @@
 // cliplab grid widget: the browser side of cliplab.ui.widget.GridWidget.
 //
-// Python draws the whole scene as SVG (trait `svg`) and describes it in `geometry`; this module shows
-// that markup and turns pointer and keyboard input into intents for Python, which decides legality.
+// Python draws the scene as SVG (trait `svg`, sent whole now and then, and `patch`, the nodes changed since;
+// the CSS of every picture is `scene_style`) and describes it in `geometry`; this module shows that markup
+// and turns pointer and keyboard input into intents for Python, which decides legality.
 // Nothing here judges a move: clicks, drops and keys become messages, and Python answers with a new
 // picture or a notice. Hover, focus, the mode and a held piece are browser-only state.
 //
@@ -81,6 +82,12 @@ function htmlEl(name, attrs = {}, text = "") {
   return node;
 }
 
+/** Sets an attribute (null: removes it) unless it already has that value. */
+function setAttr(node, name, value) {
+  if (value === null) node.removeAttribute(name);
+  else if (node.getAttribute(name) !== value) node.setAttribute(name, value);
+}
+
 function clamp(value, low, high) {
   return Math.max(low, Math.min(high, value));
 }
@@ -158,6 +165,8 @@ function render({ model, el }) {
 
   // ------------------------------------------------------------------ state
   let svg = null; // the current <svg>
+  let drawnSvg = null; // the model's "svg" markup last drawn whole
+  let drawnNodes = new Map(); // the model's "patch" as drawn: path "i j k" -> markup
   let rootOverlay = null; // <g> on top of the whole scene (ghost off the boards, tray focus ring)
   let boards = new Map(); // id -> {id, el, overlay, rows, cols, clickable, pieces, label}
   let order = []; // board ids in document order
@@ -244,24 +253,14 @@ function render({ model, el }) {
     }
   }
 
+  /** Draws the picture the model holds: `svg` whole when it changed, then the nodes `patch` names that are
+   * not drawn yet. Returns false when there was nothing new to draw. */
   function drawSvg() {
     const started = performance.now();
-    // One parse of the whole markup (inert, in a template), then the page's picture is patched to match
-    // it (the first picture, one that is not a single <svg>, or one with more than PATCH_LIMIT changes is
-    // swapped in whole). The scene's
-    // <style> is the same text every time: it is kept in one <style> of ours and only rewritten when it
-    // changes, so a redraw does not add and remove a style sheet (which restyles the whole page).
-    parser.innerHTML = model.get("svg") || "";
-    const fresh = parser.content.querySelector("svg");
-    if (fresh) {
-      const sheets = fresh.querySelectorAll("style");
-      const css = [...sheets].map((n) => n.textContent).join("\n");
-      for (const n of sheets) n.remove();
-      if (sceneStyle.textContent !== css) sceneStyle.textContent = css;
-      // Sized and marked as it will be shown, so that patching leaves an unchanged <svg> element untouched.
-      fresh.setAttribute("focusable", "false");
-      sizeSvg(fresh);
-    }
+    const markup = model.get("svg") || "";
+    const whole = markup !== drawnSvg || !host.firstChild;
+    const nodes = changedNodes(whole);
+    if (!whole && nodes.length === 0) return false;
     // Our overlays stay where the patch keeps their board (the focus ring is moved, not redrawn); what
     // else they hold belonged to the old picture and is drawn again if it still applies.
     hover?.ring?.remove();
@@ -270,13 +269,8 @@ function render({ model, el }) {
     hover = null;
     ghost = null;
     noticeMark = null;
-    const patchable = fresh && svg && host.childNodes.length === 1 && parser.content.childNodes.length === 1;
-    if (patchable && differences(svg, fresh, PATCH_LIMIT) <= PATCH_LIMIT) {
-      patch(svg, fresh);
-    } else {
-      host.replaceChildren(...parser.content.childNodes);
-    }
-    parser.innerHTML = "";
+    if (whole) drawWhole(markup);
+    if (nodes.length) patchNodes(nodes);
     svg = host.querySelector("svg");
     showZoom();
     if (svg && rootOverlay?.parentNode !== svg) {
@@ -296,6 +290,64 @@ function render({ model, el }) {
     drawGhost();
     updateToolbar();
     root.dataset.renderMs = (performance.now() - started).toFixed(2);
+    return true;
+  }
+
+  function drawWhole(markup) {
+    // One parse of the whole markup (inert, in a template), then the page's picture is patched to match
+    // it (the first picture, one that is not a single <svg>, or one with more than PATCH_LIMIT changes is
+    // swapped in whole).
+    parser.innerHTML = markup;
+    const fresh = parser.content.querySelector("svg");
+    if (fresh) {
+      // Sized and marked as it will be shown, so that patching leaves an unchanged <svg> element untouched.
+      fresh.setAttribute("focusable", "false");
+      sizeSvg(fresh);
+    }
+    const patchable = fresh && svg && host.childNodes.length === 1 && parser.content.childNodes.length === 1;
+    if (patchable && differences(svg, fresh, PATCH_LIMIT) <= PATCH_LIMIT) {
+      patch(svg, fresh);
+    } else {
+      host.replaceChildren(...parser.content.childNodes);
+    }
+    parser.innerHTML = "";
+    svg = host.querySelector("svg");
+    drawnSvg = markup;
+  }
+
+  /** The [path, markup] pairs of `patch` not drawn yet (all of them after a whole redraw); remembers them all
+   * as drawn. Python names each changed node of its picture once, by the child indices leading to it from
+   * the <svg>, and keeps naming it until it sends the picture whole again. */
+  function changedNodes(whole) {
+    const drawn = whole ? new Map() : drawnNodes;
+    const named = new Map();
+    const changed = [];
+    for (const [path, markup] of model.get("patch") || []) {
+      const key = path.join(" ");
+      named.set(key, markup);
+      if (drawn.get(key) !== markup) changed.push([path, markup]);
+    }
+    drawnNodes = named;
+    return changed;
+  }
+
+  function patchNodes(nodes) {
+    // One parse for all of them, inside an <svg> so that they are parsed as SVG.
+    parser.innerHTML = `<svg xmlns="${SVG_NS}">${nodes.map(([, markup]) => markup).join("")}</svg>`;
+    const fresh = [...parser.content.firstElementChild.children];
+    nodes.forEach(([path], i) => {
+      // Our own nodes (overlays, hit targets) come after Python's children, so the indices are Python's.
+      const node = path.reduce((parent, index) => parent?.children[index], svg);
+      if (node?.nodeName !== fresh[i]?.nodeName) throw new Error(`grid: no <${fresh[i]?.nodeName}> at [${path}] to patch`);
+      if (differences(node, fresh[i], PATCH_LIMIT) <= PATCH_LIMIT) {
+        patch(node, fresh[i]);
+      } else {
+        const overlay = overlayIn(node);
+        if (overlay) fresh[i].append(overlay);
+        node.replaceWith(fresh[i]);
+      }
+    });
+    parser.innerHTML = "";
   }
 
   /** Makes `old` the same as `fresh` (both elements of one name) by changing only what differs: a click
@@ -353,11 +405,12 @@ function render({ model, el }) {
   }
 
   function showZoom() {
-    root.dataset.zoom = String(zoom);
+    // Called on every redraw: toggleAttribute and setAttr leave what is already so alone (see drawFocus).
+    setAttr(root, "data-zoom", String(zoom));
     const percent = `${Math.round(zoom * 100)}%`;
     if (zoomValue.textContent !== percent) zoomValue.textContent = percent;
-    zoomOut.disabled = zoom === ZOOMS[0];
-    zoomIn.disabled = zoom === ZOOMS[ZOOMS.length - 1];
+    zoomOut.toggleAttribute("disabled", zoom === ZOOMS[0]);
+    zoomIn.toggleAttribute("disabled", zoom === ZOOMS[ZOOMS.length - 1]);
   }
 
   function sizeSvg(node) {
@@ -486,25 +539,29 @@ function render({ model, el }) {
   function drawFocus() {
     const oldRing = focusRing;
     focusRing = null;
-    placeFocus(oldRing);
+    const [el, preview] = placeFocus(oldRing);
     if (oldRing && oldRing !== focusRing) oldRing.remove();
+    // Classes and attributes are changed only where they differ (setting one to the value it has is still a
+    // DOM mutation, and most clicks and redraws leave the focus where it was); a patched node has come back
+    // with Python's class, so the class is checked rather than remembered.
+    if (focusedEl !== el) focusedEl?.classList.remove("cl-focused");
+    if (el && !el.classList.contains("cl-focused")) el.classList.add("cl-focused");
+    if (focusPreview !== preview) focusPreview?.classList.remove("cl-preview-focus");
+    if (preview && !preview.classList.contains("cl-preview-focus")) preview.classList.add("cl-preview-focus");
+    focusedEl = el;
+    focusPreview = preview;
+    setAttr(stage, "aria-activedescendant", el?.id || null);
+    setAttr(root, "data-board", focus.board === TRAY ? "" : focus.board ?? "");
+    setAttr(root, "data-mode", focus.kind);
+    if (!hover && focus.board !== TRAY && focus.board !== null) showNote(root.classList.contains("cl-kbd") ? preview : null);
   }
 
+  /** Draws the focus ring where the focus is; returns the focused element and its preview (or nulls). */
   function placeFocus(oldRing) {
-    if (focusedEl) focusedEl.classList.remove("cl-focused");
-    focusedEl = null;
-    focusPreview?.classList.remove("cl-preview-focus");
-    focusPreview = null;
-    stage.removeAttribute("aria-activedescendant");
-    root.dataset.board = focus.board === TRAY ? "" : focus.board ?? "";
-    root.dataset.mode = focus.kind;
-    if (focus.board === null || !svg) return;
+    if (focus.board === null || !svg) return [null, null];
     if (focus.board === TRAY) {
       const pieceEl = pieces.get(pieceOrder[focus.piece]);
-      if (!pieceEl || !rootOverlay) return;
-      focusedEl = pieceEl;
-      pieceEl.classList.add("cl-focused");
-      stage.setAttribute("aria-activedescendant", pieceEl.id);
+      if (!pieceEl || !rootOverlay) return [null, null];
       const box = boxInSvg(pieceEl);
       if (box) {
         focusRing = svgEl("g", { class: "cl-focus-ring", "data-kind": "piece" });
@@ -515,10 +572,10 @@ function render({ model, el }) {
         }
         rootOverlay.append(focusRing);
       }
-      return;
+      return [pieceEl, null];
     }
     const board = boards.get(focus.board);
-    if (!board) return;
+    if (!board) return [null, null];
     const [r, c, r2, c2] = focus.kind === "segment" ? segmentEnds() : [focus.r, focus.c, 0, 0];
     const ring = svgEl("g", { class: "cl-focus-ring", "data-kind": focus.kind });
     for (const part of ["cl-halo", "cl-ring"]) {
@@ -535,14 +592,8 @@ function render({ model, el }) {
       board.overlay.append(ring);
       focusRing = ring;
     }
-    focusedEl = findTarget(board, focus.kind, r, c, r2, c2);
-    if (focusedEl) focusedEl.classList.add("cl-focused");
-    focusPreview = previewFor(board, focusedEl);
-    focusPreview?.classList.add("cl-preview-focus");
-    if (!hover) showNote(root.classList.contains("cl-kbd") ? focusPreview : null);
-    if (focusedEl && focusedEl.id) {
-      stage.setAttribute("aria-activedescendant", focusedEl.id);
-    }
+    const el = findTarget(board, focus.kind, r, c, r2, c2);
+    return [el, previewFor(board, el)];
   }
 
   function boxInSvg(node) {
@@ -598,8 +649,8 @@ function render({ model, el }) {
     const hasBoards = order.length > 0;
     const board = boards.get(focus.board);
     const modes = focus.board === TRAY ? ["piece"] : modesOf(board);
-    modeButton.disabled = modes.length < 2;
-    modeButton.hidden = !hasBoards || (modes.length < 2 && order.length < 2 && pieceOrder.length === 0);
+    modeButton.toggleAttribute("disabled", modes.length < 2);
+    modeButton.toggleAttribute("hidden", !hasBoards || (modes.length < 2 && order.length < 2 && pieceOrder.length === 0));
     // The key hint and the legend name only the keys that do something on this picture.
     // A picture that takes no clicks (someone else's turn) has nothing for the arrows and Enter to choose.
     const choosing = pieceOrder.length > 0 || order.some((id) => boards.get(id).clickable.length || boards.get(id).pieces);
@@ -628,11 +679,11 @@ function render({ model, el }) {
       modeButton.setAttribute("aria-label", `Mode: ${MODE_NAMES[focus.kind] || focus.kind}. Change with M.`);
       modeButton.title = `The arrow keys move over ${MODE_WORDS[focus.kind] || focus.kind}; click or press M to change`;
     }
-    rotateButton.hidden = pieceOrder.length === 0 && !held;
-    rotateButton.disabled = !held;
-    rotateButton.dataset.turns = held ? String(held.turns) : "0";
-    root.dataset.held = held ? held.piece : "";
-    root.dataset.turns = held ? String(held.turns) : "0";
+    rotateButton.toggleAttribute("hidden", pieceOrder.length === 0 && !held);
+    rotateButton.toggleAttribute("disabled", !held);
+    setAttr(rotateButton, "data-turns", held ? String(held.turns) : "0");
+    setAttr(root, "data-held", held ? held.piece : "");
+    setAttr(root, "data-turns", held ? String(held.turns) : "0");
     const holding = held ? `Holding ${pieceName(held.piece)}${held.turns ? `, turned ${held.turns * 90}\u00b0` : ""}` : "";
     if (heldInfo.textContent !== holding) heldInfo.textContent = holding;
     for (const [id, pieceEl] of pieces) pieceEl.classList.toggle("cl-held", Boolean(held && held.piece === id));
@@ -1347,18 +1398,25 @@ function render({ model, el }) {
   // ------------------------------------------------------------------ wiring
   const onSvg = guard(() => {
     const hovered = hover?.key;
-    drawSvg();
+    if (!drawSvg()) return; // "svg" and "patch" came in one update: both were drawn on the first call
     restoreHover(hovered);
     if (shownNotice) positionNotice();
     svgChanged = true;
     queueSync();
   });
   const onGeometry = guard(geometryChanged);
+  // The scene's CSS, the same for every picture: one <style> of ours, so a redraw never adds or removes a
+  // style sheet (which restyles the whole page).
+  const onSceneStyle = guard(() => {
+    sceneStyle.textContent = model.get("scene_style") || "";
+  });
   const onNotice = guard(() => {
     noticeChanged = true;
     queueSync();
   });
   model.on("change:svg", onSvg);
+  model.on("change:patch", onSvg);
+  model.on("change:scene_style", onSceneStyle);
   model.on("change:geometry", onGeometry);
   model.on("change:notice", onNotice);
   model.on("change:ids", onSvg);
@@ -1408,6 +1466,7 @@ function render({ model, el }) {
   }));
   resized.observe(stage);
 
+  onSceneStyle();
   drawSvg();
   onRevision();
   if (model.get("notice")?.text) showNotice(model.get("notice"));
@@ -1416,6 +1475,8 @@ function render({ model, el }) {
     events.abort();
     resized.disconnect();
     model.off("change:svg", onSvg);
+    model.off("change:patch", onSvg);
+    model.off("change:scene_style", onSceneStyle);
     model.off("change:geometry", onGeometry);
     model.off("change:notice", onNotice);
     model.off("change:ids", onSvg);

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 from functools import lru_cache
 from html import escape
 
@@ -71,6 +72,28 @@ STYLE = """
 .cl-scene .cl-token text{fill:#fff;font-size:12px;font-weight:700;text-anchor:middle;dominant-baseline:central}
 .cl-scene .cl-hit{fill:transparent;stroke:transparent}
 """
+
+
+@dataclass(frozen=True, slots=True)
+class Tag:
+    """An element drawn as its start tag, its children (each exactly one element's markup or a Tag) and
+    `rest`, markup of any number of nodes after them. The widget sends only the children that changed."""
+
+    start: str
+    children: tuple[Tag | str, ...] = ()
+    rest: str = ""
+    end: str = "</g>"
+
+    def __str__(self) -> str:
+        return f"{self.start}{''.join(map(str, self.children))}{self.rest}{self.end}"
+
+    def at(self, path: tuple[int, ...]) -> Tag | str:
+        """The node reached by following child indices from this one."""
+        node: Tag | str = self
+        for index in path:
+            assert isinstance(node, Tag), f"no child {index} under {node[:40]!r}"
+            node = node.children[index]
+        return node
 
 
 def _num(value: float) -> str:
@@ -329,14 +352,14 @@ def _token_glyph(owner: int) -> str:
     return SEAT_GLYPHS[owner % len(SEAT_GLYPHS)]
 
 
-def draw_board(board: Board, ids: str | None = None) -> str:
-    """A board at its own origin (the caller places it): label above, then the grid."""
+def draw_board(board: Board, ids: str | None = None) -> Tag:
+    """A board at its own origin (the caller places it): label above, then the grid; each row of cells a child."""
     cells = {cell.at: cell for cell in board.cells}
     prefix = f"{ids}-{board.id}" if ids else None
     rows = []
     for r in range(board.rows):
-        row = "".join(draw_cell(cells.get((r, c), Cell((r, c))), c * UNIT, r * UNIT, prefix) for c in range(board.cols))
-        rows.append(f'<g role="row">{row}</g>')
+        row = (draw_cell(cells.get((r, c), Cell((r, c))), c * UNIT, r * UNIT, prefix) for c in range(board.cols))
+        rows.append(Tag('<g role="row">', tuple(row)))
     edges = "".join(_edge(edge) for edge in board.edges)
     tokens = []
     for token in board.tokens:
@@ -372,8 +395,8 @@ def draw_board(board: Board, ids: str | None = None) -> str:
     occupied = frozenset(token.at for token in board.tokens)
     marks = "".join(_mark(m, occupied) for m in board.marks) + "".join(_preview(p, occupied) for p in board.previews)
     coordinates = _coordinates(board.rows, board.cols, board.coordinates)
-    body = "".join(rows) + _grid_lines(board) + coordinates + edges + "".join(tokens) + marks
-    return f"<g {attrs}>{label}{body}{_hits(board.rows, board.cols, board.clickable, prefix)}</g>"
+    rest = _grid_lines(board) + coordinates + edges + "".join(tokens) + marks
+    return Tag(f"<g {attrs}>", (label, *rows), rest + _hits(board.rows, board.cols, board.clickable, prefix))
 
 
 def draw_piece(piece: Piece) -> str:
@@ -403,24 +426,30 @@ def render(scene: Scene, ids: str | None = None) -> str:
 
     `ids` prefixes element ids (needed by the widget for keyboard focus); static pictures leave it out.
     """
+    return str(picture(scene, ids))
+
+
+def picture(scene: Scene, ids: str | None = None, style: bool = True) -> Tag:
+    """What render() draws, as a Tag: the <svg> whose children are the title, the style (unless `style` is
+    false: the widget holds STYLE once for every picture), a <g> around each board, the tray and the status."""
     # A board takes the width of its label when that is wider, so labels of narrow boards never overlap;
     # its coordinates take a margin on its left and below it.
     margins = [COORDINATE_MARGIN[b.coordinates] for b in scene.boards]
     boxes = zip(scene.boards, margins, strict=True)
     sizes = ((max(b.cols + m, len(b.label) * LABEL_CHAR_WIDTH), b.rows + m) for b, m in boxes)
     places, width, height = _layout(sizes, scene.board_gap, scene.wrap)
-    parts = [
-        f'<g transform="translate({_num((x + m) * UNIT)} {_num(y * UNIT)})">{draw_board(board, ids)}</g>'
+    parts: list[Tag | str] = [
+        Tag(f'<g transform="translate({_num((x + m) * UNIT)} {_num(y * UNIT)})">', (draw_board(board, ids),))
         for board, m, (x, y) in zip(scene.boards, margins, places, strict=True)
     ]
     if scene.pieces:
         tray_sizes = [(1 + max(c.at[1] for c in p.cells), 1 + max(c.at[0] for c in p.cells)) for p in scene.pieces]
         tray_places, tray_w, tray_h = _layout(tray_sizes, 0.5, max(scene.wrap, int(width)))
-        parts.append(f'<g class="cl-tray" transform="translate(0 {_num(height * UNIT)})">')
-        parts.append(f'<text class="cl-label" x="0" y="{UNIT * 0.5:.0f}">{escape(scene.tray_label)}</text>')
+        tray = [f'<g class="cl-tray" transform="translate(0 {_num(height * UNIT)})">']
+        tray.append(f'<text class="cl-label" x="0" y="{UNIT * 0.5:.0f}">{escape(scene.tray_label)}</text>')
         for piece, (x, y) in zip(scene.pieces, tray_places, strict=True):
-            parts.append(f'<g transform="translate({_num(x * UNIT)} {_num(y * UNIT)})">{draw_piece(piece)}</g>')
-        parts.append("</g>")
+            tray.append(f'<g transform="translate({_num(x * UNIT)} {_num(y * UNIT)})">{draw_piece(piece)}</g>')
+        parts.append("".join(tray) + "</g>")
         width, height = max(width, tray_w), height + tray_h
     if scene.status:
         baseline = height + scene.status_gap
@@ -429,10 +458,28 @@ def render(scene: Scene, ids: str | None = None) -> str:
         width = max(width, len(scene.status) * STATUS_CHAR_WIDTH)
     pad = UNIT * 0.45  # room for tokens standing on the outer corners
     view = f"{-pad} {-pad} {_num(width * UNIT + 2 * pad)} {_num(height * UNIT + 2 * pad)}"
-    title = f"<title>{escape(scene.title)}</title>" if scene.title else ""
-    return (
+    head = [f"<title>{escape(scene.title)}</title>"] if scene.title else []
+    if style:
+        head.append(f"<style>{STYLE}</style>")
+    start = (
         f'<svg xmlns="http://www.w3.org/2000/svg" class="cl-scene" viewBox="{view}" '
         f'width="100%" style="max-width:{_num((width * UNIT + 2 * pad) * scene.zoom)}px" role="group" '
         f'aria-label="{escape(scene.title or "boards", quote=True)}">'
-        f"{title}<style>{STYLE}</style>{''.join(parts)}</svg>"
     )
+    return Tag(start, (*head, *parts), end="</svg>")
+
+
+def changes(old: Tag, new: Tag, path: tuple[int, ...] = ()) -> list[tuple[int, ...]]:
+    """Paths (child indices from `new`) of the nodes that differ from `old`'s: an element whose own tag,
+    `rest` or number of children changed is named whole."""
+    if old.start != new.start or old.rest != new.rest or len(old.children) != len(new.children):
+        return [path]
+    found: list[tuple[int, ...]] = []
+    for i, (was, now) in enumerate(zip(old.children, new.children, strict=True)):
+        if was == now:
+            continue
+        if isinstance(was, Tag) and isinstance(now, Tag):
+            found += changes(was, now, (*path, i))
+        else:
+            found.append((*path, i))
+    return found

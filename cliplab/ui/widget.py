@@ -17,6 +17,7 @@ from cliplab.engine import IllegalAction
 from . import svg
 from .intents import BadMessage, Intent, parse_intent
 from .scene import Scene
+from .svg import Tag
 
 log = logging.getLogger(__name__)
 
@@ -36,7 +37,12 @@ class GridWidget(anywidget.AnyWidget):
 
     _esm = FRONT_END / "grid.js"
     _css = FRONT_END / "grid.css"
+    # The CSS of every picture, sent once (a still picture carries it in its own <style>).
+    scene_style = traitlets.Unicode(svg.STYLE).tag(sync=True)
+    # The picture as last sent whole, and what changed since: each changed node as [path, markup], the path
+    # being the child indices from the <svg> down to it. A click sends the few cells it changed, not the picture.
     svg = traitlets.Unicode("").tag(sync=True)
+    patch: traitlets.List[list[Any]] = traitlets.List().tag(sync=True)
     # What the front end needs beyond the picture: for each board its size and what can be clicked,
     # for each tray piece its cells (to preview it under the pointer).
     geometry = traitlets.Dict().tag(sync=True)
@@ -69,6 +75,9 @@ class Grid:
     def __init__(self, scene: Scene | None = None) -> None:
         self.widget = GridWidget(ids=f"clg{next(_instances)}")
         self.scene = Scene(boards=())
+        self._sent: Tag | None = None  # the picture in the widget's `svg`
+        self._picture: Tag | None = None  # the picture on screen
+        self._patched: set[tuple[int, ...]] = set()  # the paths in the widget's `patch`
         # Reasons of malformed messages, newest last (for inspection).
         self.refused: deque[str] = deque(maxlen=REFUSALS_KEPT)
         self._handlers: dict[str, list[Handler]] = {}
@@ -86,11 +95,41 @@ class Grid:
             },
             "pieces": {p.id: [list(c.at) for c in p.cells] for p in scene.pieces},
         }
+        picture = svg.picture(scene, self.widget.ids, style=False)
+        patch = self._patch(picture)
+        self._picture = picture
         with self.widget.hold_sync():
-            self.widget.svg = svg.render(scene, self.widget.ids)
+            if patch is None:
+                self._sent, self._patched = picture, set()
+                self.widget.svg = str(picture)
+                patch = []
+            self.widget.patch = patch
             self.widget.geometry = geometry
             self.widget.notice = {}
             self.widget.revision += 1
+
+    @property
+    def svg(self) -> str:
+        """The picture on screen, as markup (without the scene's CSS, which the widget holds once)."""
+        return str(self._picture or "")
+
+    def _patch(self, picture: Tag) -> list[list[Any]] | None:
+        """`picture`'s nodes that differ from the picture sent whole, and those named since (the page may
+        have drawn them differently); None when the picture should be sent whole."""
+        if self._sent is None:
+            return None
+        paths = self._patched | set(svg.changes(self._sent, picture))
+        if () in paths:
+            return None
+        # A node inside another that is sent whole is in its markup already.
+        kept = sorted(path for path in paths if not any(path[:n] in paths for n in range(1, len(path))))
+        patch = [[list(path), str(picture.at(path))] for path in kept]
+        # Every later redraw sends the patch again until the picture is sent whole: past half the picture's
+        # length, sending it whole once is the shorter way.
+        if 2 * sum(len(markup) for _, markup in patch) >= len(str(picture)):
+            return None
+        self._patched = set(kept)
+        return patch
 
     def on(self, kind: str, handler: Handler) -> None:
         """Call `handler(intent)` for intents of a kind ("cell", "segment", "point", "drop" or "any")."""

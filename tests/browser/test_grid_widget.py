@@ -733,3 +733,96 @@ def test_a_hovered_preview_shows_what_the_engine_does_with_that_click(
             root.screenshot(path=str(artifacts_dir / "grid_preview_push.png"))
     page.mouse.move(1, 1)
     assert root.evaluate(SHOWN_PREVIEW) == {"count": 0, "marks": [], "note": ""}
+
+
+# --------------------------------------------------------------------------- patched redraws against whole ones
+
+# After every intent a new Grid draws the same scene whole (its first picture) beside the patched one, and a
+# second view of the patched widget is opened once (drawn from `svg` and every node `patch` has named).
+PATCH_SETUP = (
+    SETUP
+    + """
+whole = widgets.Box()
+whole.add_class("whole")
+again = widgets.Box()
+again.add_class("again")
+sent = widgets.Label("sent whole 1")
+sends = 1
+
+
+def count_sends(_change):
+    global sends
+    sends += 1
+    sent.value = f"sent whole {sends}"
+
+
+def draw_whole(_intent):
+    for old in whole.children:
+        old.close()
+    whole.children = (Grid(grid.scene).widget,)
+    again.children = (grid.widget,)
+
+
+grid.widget.observe(count_sends, "svg")
+grid.on("any", draw_whole)
+"""
+)
+
+# The picture as Python drew it: without what the page adds (overlays, hit state, sizes) and with ids of one widget.
+DRAWN = """(root) => {
+  const copy = root.querySelector('svg').cloneNode(true);
+  copy.querySelectorAll('.cl-overlay').forEach((n) => n.remove());
+  for (const n of [copy, ...copy.querySelectorAll('*')]) {
+    n.classList.remove('cl-focused', 'cl-hover', 'cl-preview-on', 'cl-preview-focus', 'cl-held');
+    if (n.getAttribute('class') === '') n.removeAttribute('class');
+    if (n.classList.contains('cl-piece')) n.removeAttribute('id');
+  }
+  return copy.outerHTML.replace(/clg\\d+-/g, 'clg-');
+}"""
+
+
+def test_patched_redraws_draw_what_a_whole_redraw_draws(
+    tmp_path: Path, voila_server: Any, page: Page, js_errors: Any, artifacts_dir: Path
+) -> None:
+    path = _write_notebook(tmp_path / "patched.ipynb", PATCH_SETUP, "display(grid, counter, sent, whole, again)")
+    page.goto(voila_server(path).url, wait_until="commit", timeout=KERNEL_TIMEOUT_MS)
+    root = page.locator("div.cl-grid").first
+    _wait_for_widget(root, js_errors)
+    g = GridPage("voila", page, root, page.locator(".widget-label", has_text="Intents handled"), js_errors)
+    # Each click, and whether its picture is sent whole: a cut line or a token changes more of the sheet than
+    # its cells, so the sheet (most of the picture) would be named whole.
+    clicks = [
+        (g.cell("sheet", 2, 3), False),
+        (g.cell("card", 2, 2), False),
+        (g.segment("sheet", 1, 4, 1, 5), True),
+        (g.point("sheet", 5, 6), True),
+        (g.cell("sheet", 2, 3), False),  # back to blank paper
+        (g.cell("sheet", 6, 8), False),
+        (g.cell("card", 0, 1), False),
+    ]
+    twin = page.locator(".whole div.cl-grid")
+    sends = 1
+    for done, (target, whole) in enumerate(clicks, start=1):
+        root.evaluate("(root) => { root.querySelector('svg').keptAcrossRedraws = true; }")
+        target.click()
+        g.wait_counter(done)
+        # The old twin (the scene before) goes before the new one comes, and the two scenes differ.
+        js_errors.wait_until(
+            lambda done=done: (
+                root.get_attribute("data-revision") == str(done + 1)
+                and twin.count() == 1
+                and root.evaluate(DRAWN) == twin.evaluate(DRAWN)
+            ),
+            f"after intent {done} the patched picture is the one drawn whole",
+            timeout=ANSWER_TIMEOUT_MS,
+        )
+        sends += whole
+        assert page.locator(".widget-label", has_text="sent whole").inner_text() == f"sent whole {sends}", done
+        if not whole:
+            assert root.evaluate("(root) => root.querySelector('svg').keptAcrossRedraws === true"), done
+    # A view opened after the patches draws the same, as does one of the Grid drawn whole.
+    second = page.locator(".again div.cl-grid")
+    assert second.evaluate(DRAWN) == root.evaluate(DRAWN)
+    assert g.state()["sheet"] == {"cells": {(6, 8): (SKY, "x")}, "cuts": [(160, 40, 200, 40)], "tokens": [(5, 6)]}
+    assert g.state()["card"]["cells"] == {(2, 2): (SKY, "x"), (0, 1): (SKY, "x")}
+    g.shot(artifacts_dir, "grid_patched_redraws")

@@ -240,7 +240,7 @@ def test_every_option_variant_and_player_count_is_reachable_from_the_setup_form(
 
 def screen_text(app: TableApp) -> str:
     """Everything the app shows, as text: the board's SVG and every text, label and choice beside it."""
-    parts = [app.grid.widget.svg, str(app.grid.widget.notice)]
+    parts = [app.grid.svg, str(app.grid.widget.notice)]
 
     def visit(widget: w.Widget) -> None:
         for name in ("value", "description", "tooltip"):

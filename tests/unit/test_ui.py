@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from typing import TYPE_CHECKING
 
 import pytest
 
 from cliplab.engine import IllegalAction, new_game
 from cliplab.ui import BadMessage, Board, Cell, Edge, Intent, Mark, Piece, Scene, Token, parse_intent, render
 from cliplab.ui.scene import spoken_cell
+from cliplab.ui.svg import STYLE
+
+if TYPE_CHECKING:
+    from cliplab.ui.widget import GridWidget
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -159,17 +164,61 @@ def test_malformed_intents_are_refused_with_a_reason(message: object, complaint:
 # ----- the Grid object --------------------------------------------------------------------------------
 
 
+def _drawn(widget: GridWidget) -> ET.Element:
+    """The picture a page draws from a GridWidget's state: `svg`, then each node `patch` names put in place."""
+    picture = ET.fromstring(widget.svg)
+    for path, markup in widget.patch:
+        parent = picture
+        for index in path[:-1]:
+            parent = parent[index]
+        parent[path[-1]] = ET.fromstring(markup.replace("<g ", '<g xmlns="http://www.w3.org/2000/svg" ', 1))
+    return picture
+
+
+def test_grid_sends_only_the_nodes_that_changed_and_they_make_the_picture() -> None:
+    from dataclasses import replace
+
+    from cliplab.ui.widget import Grid
+
+    grid = Grid(SCENE)
+    whole = grid.widget.svg
+    assert "<style>" not in whole and grid.widget.patch == []
+    steps = [
+        lambda s: replace(s, boards=(replace(SHEET, cells=(*SHEET.cells, Cell((5, 5), "orange"))), CARD)),
+        lambda s: replace(s, boards=(s.boards[0], replace(CARD, cells=(Cell((1, 1), "sky", text="x"),)))),
+        lambda s: replace(s, boards=(s.boards[0], replace(s.boards[1], tokens=(Token((1, 1), 0),)))),  # card whole
+        lambda s: replace(s, boards=(replace(s.boards[0], cells=SHEET.cells), s.boards[1])),  # the cell as it was
+        lambda s: replace(s, status="Your turn"),  # the <svg> is sized anew: sent whole
+    ]
+    for number, step in enumerate(steps):
+        grid.show(step(grid.scene))
+        assert ET.tostring(_drawn(grid.widget)) == ET.tostring(ET.fromstring(grid.svg)), f"step {number}"
+        assert grid.svg == render(grid.scene, grid.widget.ids).replace(f"<style>{STYLE}</style>", "")
+        if number < 4:
+            assert grid.widget.svg == whole, f"step {number} sent the picture whole"
+        if number == 3:
+            assert [path for path, _ in grid.widget.patch] == [[1, 0, 6, 5], [2, 0]]
+    assert grid.widget.svg != whole and grid.widget.patch == []
+    # More than half the picture changed: sent whole.
+    grid.show(replace(grid.scene, boards=(replace(SHEET, tokens=()), CARD)))
+    assert grid.widget.patch == [] and grid.svg == grid.widget.svg
+    # Only the changed cell went: the first step names one cell of the sheet's sixth row (the title is child 0).
+    grid = Grid(SCENE)
+    grid.show(steps[0](grid.scene))
+    assert [path for path, _ in grid.widget.patch] == [[1, 0, 6, 5]]
+
+
 def test_grid_refuses_malformed_messages_without_calling_handlers() -> None:
     from cliplab.ui.widget import Grid
 
     grid = Grid(SCENE)
     heard: list[Intent] = []
     grid.on("any", heard.append)
-    svg_before = grid.widget.svg
+    svg_before = grid.svg
     grid._receive(grid.widget, {"type": "intent", "board": "sheet", "kind": "cell", "at": [99, 0]}, [])
     assert heard == []
     assert grid.widget.notice["tone"] == "error" and "outside the board" in grid.widget.notice["text"]
-    assert grid.widget.svg == svg_before
+    assert grid.svg == svg_before
     grid._receive(grid.widget, {"type": "intent", "board": "sheet", "kind": "cell", "at": [1, 2]}, [])
     assert heard == [Intent("sheet", "cell", (1, 2))]
 
