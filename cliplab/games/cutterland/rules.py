@@ -278,19 +278,29 @@ def _partition_set(pieces: int) -> frozenset[tuple[int, ...]]:
     return frozenset(partitions(pieces))
 
 
-class CutList(list[Action]):
-    """The legal cuts of a hand, in order; asking whether an action is among them is a set lookup, not a
-    walk through thousands of cuts (the engine asks it of every action it checks)."""
+@cache
+def _cut_places(pieces: int) -> dict[tuple[int, ...], int]:
+    """Where each cut into `pieces` pieces stands among a card's cuts, by the row numbers it names."""
+    return {rows: place for place, rows in enumerate(_partition_rows(pieces))}
 
-    def __init__(self, hand: Sequence[int], pieces: int) -> None:
-        super().__init__()
-        for number in hand:
-            self.extend(cut_actions(number, pieces))
-        self.hand = tuple(hand)
-        self.pieces = pieces
 
-    def __contains__(self, action: object) -> bool:
-        return isinstance(action, Cut) and action.card in self.hand and action.labels() in _partition_set(self.pieces)
+def cut_list(hand: Sequence[int], pieces: int) -> list[Action]:
+    """The legal cuts of a hand, card by card. A plain list: copying it for a caller is then a copy at C
+    speed, not a walk through thousands of cuts (as a list subclass would be)."""
+    found: list[Action] = []
+    for number in hand:
+        found += cut_actions(number, pieces)
+    return found
+
+
+def _is_dealt_cut(action: Cut, pieces: int) -> bool:
+    """Whether `action` is the very Cut object that legal lists hold for its card and rows."""
+    card_number, rows = action.card, (action.top, action.middle, action.bottom)
+    if not type(card_number) is type(rows[0]) is type(rows[1]) is type(rows[2]) is int:
+        return False
+    place = _cut_places(pieces).get(rows)
+    cuts = _deck_cuts(pieces).get(card_number)
+    return place is not None and cuts is not None and cuts[place] is action
 
 
 def pieces_cut_by(segments: Collection[Pair]) -> tuple[int, ...]:
@@ -856,7 +866,7 @@ class Cutterland(State):
     def _legal(self, player: int) -> list[Action]:
         phase = self.phase
         if phase == "cut":
-            return CutList(self.hands[player], self.pieces_per_card)
+            return cut_list(self.hands[player], self.pieces_per_card)
         if phase == "take":
             return [TAKES[piece] for piece in self.pieces_left]
         if phase == "join":
@@ -867,11 +877,28 @@ class Cutterland(State):
         dragon = self.hungry[0][1]
         return [Feed(*dragon, *prey) for prey in self.hunted[player].prey(dragon, self.eaten(player))]
 
+    def _is_listed(self, player: int, action: Action) -> bool:
+        # A cut from a legal list is found at its own place among its card's cuts: the engine's walk through
+        # the thousands listed would cost the checked path more than the rest of the cut.
+        if type(action) is Cut and self.phase == "cut":
+            memo = self._legal_memo
+            return (
+                memo is not None
+                and memo[0] == player
+                and _is_dealt_cut(action, self.pieces_per_card)
+                and action.card in self.hands[player]
+            )
+        return super()._is_listed(player, action)
+
     def _is_legal(self, player: int, action: Action) -> bool:
         # A cut and a join are checked on their own: listing thousands of cuts, or every join and comparing
         # each, only to find one in the list would cost the checked path most of its time.
-        if isinstance(action, Cut) and self.phase == "cut":
-            return action.card in self.hands[player] and action.labels() in _partition_set(self.pieces_per_card)
+        if self.phase == "cut":
+            return (
+                isinstance(action, Cut)
+                and action.card in self.hands[player]
+                and action.labels() in _partition_set(self.pieces_per_card)
+            )
         if isinstance(action, Join) and self.phase == "join" and type(action.turns) is int:
             return _joins_ok(self.kingdoms[player], _shape(self.holding), action)
         if self.phase == "tokens" and isinstance(action, Tower | Wall | Bridge | Keep):
