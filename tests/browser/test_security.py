@@ -531,6 +531,8 @@ ALLOWED = {
     # Python code, read only through read_toml (the pattern stands for each game's folder).
     ("cliplab/games/*/content.py", "<module>", "Path"): "the package's data folder, from __file__",
     ("cliplab/games/*/content.py", "load_*", "Path"): "the data folder, or a path from Python code",
+    ("cliplab/games/clipcut_parks/content.py", "_pad_pictures", "read_text"): "data/pad.txt, the fixed PAD_FILE "
+    "of the package (pad_sheet checks the sheet's number before it is read)",
     # cliplab.sim: batch runs from `cliplab simulate` or Python; no dashboard imports it.
     ("cliplab/sim/__init__.py", "__getattr__", "importlib.import_module"): "a submodule from the fixed _LAZY table",
     ("cliplab/sim/command.py", "side_files", "Path"): "the --out file named on the command line",
