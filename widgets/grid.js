@@ -6,6 +6,10 @@
 // Nothing here judges a move: clicks, drops and keys become messages, and Python answers with a new
 // picture or a notice. Hover, focus, the mode and a held piece are browser-only state.
 //
+// Nodes the page adds to the picture carry the class cl-own: the overlays (focus ring, hover ring, ghost, notice
+// mark) and each board's .cl-hits, the invisible targets for clicks on segments and points, built here once per
+// board from its geometry (Python's picture has none). Patching skips them wherever they sit.
+//
 // Hooks for tests: root div.cl-grid[data-mode][data-board][data-held][data-turns][data-render-ms][data-revision]
 // [data-zoom]; focus holder .cl-stage (tabindex=0, aria-activedescendant); buttons .cl-mode, .cl-rotate,
 // .cl-zoom-out and .cl-zoom-in; the legend of keys details.cl-keys; the hovered preview's words .cl-preview-note;
@@ -22,6 +26,8 @@ const DRAG_START_PX = 6;
 // A new picture with up to this many changed attributes and nodes is patched into the page's; one with more
 // (most of a large board recoloured) is swapped in whole, which is then quicker than changing each node.
 const PATCH_LIMIT = 60;
+// Boards' click targets kept for reuse (a board redrawn whole, a turn that takes clicks again); the oldest go.
+const TARGETS_KEPT = 32;
 const TRAY = "\u0000tray"; // focus "board" standing for the tray of pieces (not a valid board id)
 // The viewer's own zoom on top of the scale a game draws at (a projector wants it larger). The board keeps
 // its scale whatever sits beside it; a board wider than its place scrolls instead of shrinking.
@@ -172,6 +178,7 @@ function render({ model, el }) {
   let order = []; // board ids in document order
   let pieces = new Map(); // piece id -> <g class="cl-piece">
   let pieceOrder = [];
+  const builtTargets = new Map(); // a board's geometry (see placeTargets) -> its <g class="cl-hits">
   const focus = { board: null, kind: "cell", r: 0, c: 0, o: "h", piece: 0 };
   const lastOnBoard = new Map(); // board id -> {kind, r, c, o}, to come back to the same place
   let lastBoard = null; // the board focused before the tray
@@ -222,10 +229,10 @@ function render({ model, el }) {
         : (boardEl.getAttribute("data-clickable") || "").split(/\s+/).filter((k) => KINDS.includes(k));
       let overlay = boardEl.querySelector(":scope > .cl-overlay");
       if (!overlay) {
-        overlay = svgEl("g", { class: "cl-overlay", "aria-hidden": "true" });
+        overlay = svgEl("g", { class: "cl-overlay cl-own", "aria-hidden": "true" });
         boardEl.append(overlay);
       }
-      boards.set(id, {
+      const board = {
         id,
         el: boardEl,
         overlay,
@@ -234,9 +241,66 @@ function render({ model, el }) {
         clickable,
         pieces: g.pieces === undefined ? boardEl.hasAttribute("data-accepts-pieces") : Boolean(g.pieces),
         label: boardEl.getAttribute("aria-label") || id,
-      });
+      };
+      placeTargets(board, g.targets || {});
+      boards.set(id, board);
       order.push(id);
     }
+  }
+
+  /** Puts the board's click targets for segments and points under its overlay, so they win over what is drawn
+   * beneath: the ones it has when they still fit, else ones built before for the same geometry, else new ones. */
+  function placeTargets(board, sizes) {
+    const kinds = ["segment", "point"].filter((k) => board.clickable.includes(k) && Number(sizes[k]) > 0);
+    const have = board.el.querySelector(":scope > .cl-hits");
+    const key = [model.get("ids"), board.id, board.rows, board.cols, ...kinds.map((k) => `${k}=${sizes[k]}`)].join(" ");
+    if (have?.dataset.key === key) return;
+    have?.remove();
+    if (!kinds.length) return;
+    let hits = builtTargets.get(key);
+    if (!hits) {
+      hits = buildTargets(board, kinds, sizes);
+      hits.dataset.key = key;
+      builtTargets.set(key, hits);
+      if (builtTargets.size > TARGETS_KEPT) builtTargets.delete(builtTargets.keys().next().value);
+    }
+    board.el.insertBefore(hits, board.overlay);
+  }
+
+  function buildTargets(board, kinds, sizes) {
+    const hits = svgEl("g", { class: "cl-hits cl-own" });
+    const prefix = `${model.get("ids")}-${board.id}`;
+    const { rows, cols } = board;
+    if (kinds.includes("segment")) {
+      const pad = Number(sizes.segment);
+      const segment = (r, c, r2, c2) => {
+        const across = r2 === r; // a horizontal segment
+        hits.append(svgEl("rect", {
+          class: "cl-hit", id: `${prefix}-s${r}-${c}-${across ? "h" : "v"}`, "data-kind": "segment",
+          "data-r": r, "data-c": c, "data-r2": r2, "data-c2": c2,
+          "aria-label": `segment from point ${spokenPoint(r, c)} to point ${spokenPoint(r2, c2)}`,
+          ...(across ? { x: c * UNIT, y: r * UNIT - pad, width: UNIT, height: 2 * pad }
+            : { x: c * UNIT - pad, y: r * UNIT, width: 2 * pad, height: UNIT }),
+        }));
+      };
+      for (let r = 0; r <= rows; r++) {
+        for (let c = 0; c <= cols; c++) {
+          if (c < cols) segment(r, c, r, c + 1);
+          if (r < rows) segment(r, c, r + 1, c);
+        }
+      }
+    }
+    if (kinds.includes("point")) {
+      for (let r = 0; r <= rows; r++) {
+        for (let c = 0; c <= cols; c++) {
+          hits.append(svgEl("circle", {
+            class: "cl-hit", id: `${prefix}-p${r}-${c}`, "data-kind": "point", "data-r": r, "data-c": c,
+            "aria-label": `point ${spokenPoint(r, c)}`, cx: c * UNIT, cy: r * UNIT, r: Number(sizes.point),
+          }));
+        }
+      }
+    }
+    return hits;
   }
 
   function readPieces() {
@@ -263,6 +327,7 @@ function render({ model, el }) {
     if (!whole && nodes.length === 0) return false;
     // Our overlays stay where the patch keeps their board (the focus ring is moved, not redrawn); what
     // else they hold belonged to the old picture and is drawn again if it still applies.
+    hover?.el.classList.remove("cl-hover"); // a target outlives the picture
     hover?.ring?.remove();
     ghost?.el.remove();
     noticeMark?.remove();
@@ -274,7 +339,7 @@ function render({ model, el }) {
     svg = host.querySelector("svg");
     showZoom();
     if (svg && rootOverlay?.parentNode !== svg) {
-      rootOverlay = svgEl("g", { class: "cl-overlay cl-root-overlay", "aria-hidden": "true" });
+      rootOverlay = svgEl("g", { class: "cl-overlay cl-root-overlay cl-own", "aria-hidden": "true" });
       svg.append(rootOverlay);
     } else if (!svg) {
       rootOverlay = null;
@@ -317,15 +382,14 @@ function render({ model, el }) {
 
   /** The [path, markup] pairs of `patch` not drawn yet (all of them after a whole redraw); remembers them all
    * as drawn. Python names each changed node of its picture once, by the child indices leading to it from
-   * the <svg>, and keeps naming it until it sends the picture whole again. */
+   * the <svg> ("1 0 6 5"), and keeps naming it until it sends the picture whole again. */
   function changedNodes(whole) {
     const drawn = whole ? new Map() : drawnNodes;
     const named = new Map();
     const changed = [];
-    for (const [path, markup] of model.get("patch") || []) {
-      const key = path.join(" ");
+    for (const [key, markup] of Object.entries(model.get("patch") || {})) {
       named.set(key, markup);
-      if (drawn.get(key) !== markup) changed.push([path, markup]);
+      if (drawn.get(key) !== markup) changed.push([key.split(" ").map(Number), markup]);
     }
     drawnNodes = named;
     return changed;
@@ -336,31 +400,46 @@ function render({ model, el }) {
     parser.innerHTML = `<svg xmlns="${SVG_NS}">${nodes.map(([, markup]) => markup).join("")}</svg>`;
     const fresh = [...parser.content.firstElementChild.children];
     nodes.forEach(([path], i) => {
-      // Our own nodes (overlays, hit targets) come after Python's children, so the indices are Python's.
-      const node = path.reduce((parent, index) => parent?.children[index], svg);
+      // The indices count Python's elements only: our own nodes are skipped wherever they sit.
+      const node = path.reduce((parent, index) => parent && markupChild(parent, index), svg);
       if (node?.nodeName !== fresh[i]?.nodeName) throw new Error(`grid: no <${fresh[i]?.nodeName}> at [${path}] to patch`);
       if (differences(node, fresh[i], PATCH_LIMIT) <= PATCH_LIMIT) {
         patch(node, fresh[i]);
       } else {
-        const overlay = overlayIn(node);
-        if (overlay) fresh[i].append(overlay);
+        fresh[i].append(...ownNodes(node));
         node.replaceWith(fresh[i]);
       }
     });
     parser.innerHTML = "";
   }
 
+  function isOwn(node) {
+    return node.nodeType === Node.ELEMENT_NODE && node.classList.contains("cl-own");
+  }
+
+  /** The `index`th child element of `parent` that came from Python's markup. */
+  function markupChild(parent, index) {
+    let seen = -1;
+    for (const child of parent.children) if (!isOwn(child) && ++seen === index) return child;
+    return null;
+  }
+
+  function ownNodes(node) {
+    return [...node.children].filter(isOwn);
+  }
+
   /** Makes `old` the same as `fresh` (both elements of one name) by changing only what differs: a click
    * that recolours one cell then restyles that cell, not the whole picture, and the elements the pointer
-   * and the focus are on stay the same. `fresh`'s nodes may be moved into `old`. */
+   * and the focus are on stay the same. `fresh`'s nodes may be moved into `old`; our own nodes stay. */
   function patch(old, fresh) {
     patchAttributes(old, fresh);
-    const overlay = overlayIn(old); // not part of the markup: left where it is
-    const olds = [...old.childNodes].filter((n) => n !== overlay);
+    const olds = [...old.childNodes].filter((n) => !isOwn(n));
     const news = [...fresh.childNodes];
+    // New nodes go after the last of Python's, before our own that follow it (drawn on top of them).
+    const after = olds.length ? olds[olds.length - 1].nextSibling : old.firstChild;
     news.forEach((node, i) => {
       const was = olds[i];
-      if (was === undefined) old.insertBefore(node, overlay);
+      if (was === undefined) old.insertBefore(node, after);
       else if (was.nodeName !== node.nodeName) was.replaceWith(node);
       else if (node.nodeType === Node.ELEMENT_NODE) patch(was, node);
       else if (was.nodeValue !== node.nodeValue) was.nodeValue = node.nodeValue;
@@ -373,24 +452,21 @@ function render({ model, el }) {
     let count = 0;
     for (const { name } of old.attributes) if (!fresh.hasAttribute(name)) count++;
     for (const { name, value } of fresh.attributes) if (old.getAttribute(name) !== value) count++;
-    const overlay = overlayIn(old);
-    const olds = old.childNodes;
-    const news = fresh.childNodes;
-    const mine = olds.length - (overlay ? 1 : 0);
-    count += Math.abs(mine - news.length);
-    for (let i = 0; i < Math.min(mine, news.length) && count <= limit; i++) {
-      const was = olds[i];
-      const node = news[i];
+    // Side by side through both lists of children, our own nodes in the page's skipped.
+    let was = old.firstChild;
+    let node = fresh.firstChild;
+    for (;;) {
+      while (was && isOwn(was)) was = was.nextSibling;
+      if (!was || !node || count > limit) break;
       if (was.nodeName !== node.nodeName) count++;
       else if (node.nodeType === Node.ELEMENT_NODE) count += differences(was, node, limit - count);
       else if (was.nodeValue !== node.nodeValue) count++;
+      was = was.nextSibling;
+      node = node.nextSibling;
     }
+    for (; was && count <= limit; was = was.nextSibling) if (!isOwn(was)) count++;
+    for (; node && count <= limit; node = node.nextSibling) count++;
     return count;
-  }
-
-  /** Our overlay <g> in `node`, if it holds one: always its last child, so that it is drawn on top. */
-  function overlayIn(node) {
-    return node.lastChild?.classList?.contains("cl-overlay") ? node.lastChild : null;
   }
 
   function patchAttributes(old, fresh) {

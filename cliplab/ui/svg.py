@@ -2,9 +2,8 @@
 the widget, whose front end draws this very markup and adds interaction on top of it.
 
 Markup the front end relies on: every board is a <g class="cl-board" data-board=ID> holding its cells
-(<g data-kind="cell" data-r data-c>), and, when the board is clickable that way, invisible hit targets for
-segments (data-kind="segment" data-r data-c data-r2 data-c2) and points (data-kind="point" data-r data-c).
-Tray pieces are <g class="cl-piece" data-piece=ID> drawn at the origin of their own cells.
+(<g data-kind="cell" data-r data-c>); the invisible targets for clicks on segments and points are built by
+the front end from the board's geometry (see `targets`). Tray pieces are <g class="cl-piece" data-piece=ID> drawn at the origin of their own cells.
 """
 
 from __future__ import annotations
@@ -24,8 +23,9 @@ LABEL_RISE = 0.6  # a board label's baseline above the board's top edge, in cell
 # Room for the coordinates along a board's left and bottom edges, in cells: numbers of lattice lines sit
 # outside the tokens and rings on the outer points; numbers of cells need only their own height.
 COORDINATE_MARGIN = {"": 0.0, "cells": 0.5, "points": 0.9}
-# Hit targets, in cells: a point's radius and half the thickness of a segment's. At the smallest board scale
-# in use (34 pixels a cell) a point target is 24 pixels across; a segment is as thick from 60 pixels a cell.
+# Click targets (see `targets`), in cells: a point's radius and half the thickness of a segment's. At the
+# smallest board scale in use (34 pixels a cell) a point target is 24 pixels across; a segment is as thick
+# from 60 pixels a cell.
 POINT_HIT = 0.36
 SEGMENT_HIT = 0.2
 # Where segments take clicks too, points give up some room: a segment's free middle is 0.4 of a cell.
@@ -70,7 +70,6 @@ STYLE = """
 .cl-scene .cl-preview.cl-preview-on{display:inline}
 .cl-scene .cl-token circle{stroke:var(--cl-line,#1d1d1d);stroke-width:2}
 .cl-scene .cl-token text{fill:#fff;font-size:12px;font-weight:700;text-anchor:middle;dominant-baseline:central}
-.cl-scene .cl-hit{fill:transparent;stroke:transparent}
 """
 
 
@@ -277,58 +276,16 @@ def _edge(edge: Edge) -> str:
     return f'{under}<line class="cl-edge cl-edge-{edge.style}" {ends}{look}/>'
 
 
-def _where(r: int, c: int) -> str:
-    return f"row {r + 1}, column {c + 1}"
-
-
-def _segment_hit(r: int, c: int, r2: int, c2: int, prefix: str | None) -> str:
-    pad = UNIT * SEGMENT_HIT
-    across = r2 == r  # a horizontal edge
-    attrs = _attrs(
-        class_="cl-hit",
-        id=f"{prefix}-s{r}-{c}-{'h' if across else 'v'}" if prefix else None,
-        data_kind="segment",
-        data_r=r,
-        data_c=c,
-        data_r2=r2,
-        data_c2=c2,
-        aria_label=f"segment from point {_where(r, c)} to point {_where(r2, c2)}",
-    )
-    if across:
-        box = f'x="{c * UNIT}" y="{_num(r * UNIT - pad)}" width="{UNIT}" height="{_num(2 * pad)}"'
-    else:
-        box = f'x="{_num(c * UNIT - pad)}" y="{r * UNIT}" width="{_num(2 * pad)}" height="{UNIT}"'
-    return f"<rect {attrs} {box}/>"
-
-
-@lru_cache(maxsize=64)
-def _hits(rows: int, cols: int, clickable: tuple[str, ...], prefix: str | None) -> str:
-    """Invisible targets for segments and points, drawn last so they win over the cells beneath.
-
-    They depend only on the board's size and what it takes, so each board's are made once.
-    """
-    out = []
-    if "segment" in clickable:
-        for r in range(rows + 1):
-            for c in range(cols + 1):
-                if c < cols:
-                    out.append(_segment_hit(r, c, r, c + 1, prefix))
-                if r < rows:
-                    out.append(_segment_hit(r, c, r + 1, c, prefix))
-    if "point" in clickable:
-        radius = UNIT * (POINT_HIT_WITH_SEGMENTS if "segment" in clickable else POINT_HIT)
-        for r in range(rows + 1):
-            for c in range(cols + 1):
-                attrs = _attrs(
-                    class_="cl-hit",
-                    id=f"{prefix}-p{r}-{c}" if prefix else None,
-                    data_kind="point",
-                    data_r=r,
-                    data_c=c,
-                    aria_label=f"point {_where(r, c)}",
-                )
-                out.append(f'<circle {attrs} cx="{c * UNIT}" cy="{r * UNIT}" r="{_num(radius)}"/>')
-    return "".join(out)
+def targets(board: Board) -> dict[str, float]:
+    """The invisible click targets the widget lays over a board for the places it takes besides cells: a
+    point's radius and half a segment's thickness, in viewBox pixels. Sent once with the board's geometry
+    (the browser builds the targets), never in a picture: a still one takes no clicks."""
+    sizes = {}
+    if "segment" in board.clickable:
+        sizes["segment"] = UNIT * SEGMENT_HIT
+    if "point" in board.clickable:
+        sizes["point"] = UNIT * (POINT_HIT_WITH_SEGMENTS if "segment" in board.clickable else POINT_HIT)
+    return sizes
 
 
 @lru_cache(maxsize=64)
@@ -350,6 +307,26 @@ def _coordinates(rows: int, cols: int, kind: str) -> str:
 
 def _token_glyph(owner: int) -> str:
     return SEAT_GLYPHS[owner % len(SEAT_GLYPHS)]
+
+
+@lru_cache(maxsize=256)  # the same on every redraw of a board
+def _board_head(
+    board_id: str, label: str, rows: int, cols: int, clickable: tuple[str, ...], pieces: bool, coordinates: str
+) -> tuple[str, str]:
+    """A board's start tag and its label above it."""
+    attrs = _attrs(
+        class_="cl-board",
+        role="grid",
+        aria_label=label,
+        data_board=board_id,
+        data_rows=rows,
+        data_cols=cols,
+        data_clickable=" ".join(clickable),
+        data_accepts_pieces="1" if pieces else None,
+    )
+    left = -COORDINATE_MARGIN[coordinates] * UNIT
+    text = f'<text class="cl-label" x="{_num(left)}" y="{-UNIT * LABEL_RISE:.0f}">{escape(label)}</text>'
+    return f"<g {attrs}>", text
 
 
 def draw_board(board: Board, ids: str | None = None) -> Tag:
@@ -379,24 +356,15 @@ def draw_board(board: Board, ids: str | None = None) -> Tag:
             f"<g {attrs}><title>{escape(label)}</title>"
             f'<circle cx="{c * UNIT}" cy="{r * UNIT}" r="{radius:.0f}" fill="{colour}"/>{glyph}{text}</g>'
         )
-    attrs = _attrs(
-        class_="cl-board",
-        role="grid",
-        aria_label=board.label,
-        data_board=board.id,
-        data_rows=board.rows,
-        data_cols=board.cols,
-        data_clickable=" ".join(board.clickable),
-        data_accepts_pieces="1" if board.accepts_pieces else None,
+    start, label = _board_head(
+        board.id, board.label, board.rows, board.cols, board.clickable, board.accepts_pieces, board.coordinates
     )
-    left = -COORDINATE_MARGIN[board.coordinates] * UNIT
-    label = f'<text class="cl-label" x="{_num(left)}" y="{-UNIT * LABEL_RISE:.0f}">{escape(board.label)}</text>'
     # Marks and previews come after the tokens, so a hint on an occupied place is drawn over its piece.
     occupied = frozenset(token.at for token in board.tokens)
     marks = "".join(_mark(m, occupied) for m in board.marks) + "".join(_preview(p, occupied) for p in board.previews)
     coordinates = _coordinates(board.rows, board.cols, board.coordinates)
     rest = _grid_lines(board) + coordinates + edges + "".join(tokens) + marks
-    return Tag(f"<g {attrs}>", (label, *rows), rest + _hits(board.rows, board.cols, board.clickable, prefix))
+    return Tag(start, (label, *rows), rest)
 
 
 def draw_piece(piece: Piece) -> str:

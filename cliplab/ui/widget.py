@@ -39,12 +39,14 @@ class GridWidget(anywidget.AnyWidget):
     _css = FRONT_END / "grid.css"
     # The CSS of every picture, sent once (a still picture carries it in its own <style>).
     scene_style = traitlets.Unicode(svg.STYLE).tag(sync=True)
-    # The picture as last sent whole, and what changed since: each changed node as [path, markup], the path
-    # being the child indices from the <svg> down to it. A click sends the few cells it changed, not the picture.
+    # The picture as last sent whole, and what changed since: each changed node's markup under its path, the
+    # child indices from the <svg> down to it joined by spaces ("1 0 6 5"). A click sends the few cells it
+    # changed, not the picture. (Flat text, not nested lists: the kernel walks every list of a message.)
     svg = traitlets.Unicode("").tag(sync=True)
-    patch: traitlets.List[list[Any]] = traitlets.List().tag(sync=True)
-    # What the front end needs beyond the picture: for each board its size and what can be clicked,
-    # for each tray piece its cells (to preview it under the pointer).
+    patch = traitlets.Dict().tag(sync=True)
+    # What the front end needs beyond the picture: for each board its size, what can be clicked and the size
+    # of the targets it builds for points and segments; for each tray piece its cells (to preview it under
+    # the pointer). Sent when it changes, which most clicks do not.
     geometry = traitlets.Dict().tag(sync=True)
     # A message shown on the board: {"text", "tone": "error"|"info", "board", "kind", "at", "to"}.
     notice = traitlets.Dict().tag(sync=True)
@@ -90,7 +92,13 @@ class Grid:
         self.scene = scene
         geometry = {
             "boards": {
-                b.id: {"rows": b.rows, "cols": b.cols, "clickable": list(b.clickable), "pieces": b.accepts_pieces}
+                b.id: {
+                    "rows": b.rows,
+                    "cols": b.cols,
+                    "clickable": list(b.clickable),
+                    "pieces": b.accepts_pieces,
+                    "targets": svg.targets(b),
+                }
                 for b in scene.boards
             },
             "pieces": {p.id: [list(c.at) for c in p.cells] for p in scene.pieces},
@@ -102,7 +110,7 @@ class Grid:
             if patch is None:
                 self._sent, self._patched = picture, set()
                 self.widget.svg = str(picture)
-                patch = []
+                patch = {}
             self.widget.patch = patch
             self.widget.geometry = geometry
             self.widget.notice = {}
@@ -113,7 +121,7 @@ class Grid:
         """The picture on screen, as markup (without the scene's CSS, which the widget holds once)."""
         return str(self._picture or "")
 
-    def _patch(self, picture: Tag) -> list[list[Any]] | None:
+    def _patch(self, picture: Tag) -> dict[str, str] | None:
         """`picture`'s nodes that differ from the picture sent whole, and those named since (the page may
         have drawn them differently); None when the picture should be sent whole."""
         if self._sent is None:
@@ -123,10 +131,11 @@ class Grid:
             return None
         # A node inside another that is sent whole is in its markup already.
         kept = sorted(path for path in paths if not any(path[:n] in paths for n in range(1, len(path))))
-        patch = [[list(path), str(picture.at(path))] for path in kept]
+        patch = {" ".join(map(str, path)): str(picture.at(path)) for path in kept}
         # Every later redraw sends the patch again until the picture is sent whole: past half the picture's
-        # length, sending it whole once is the shorter way.
-        if 2 * sum(len(markup) for _, markup in patch) >= len(str(picture)):
+        # length (the one sent whole stands in for it: it is not worth drawing the new one as text to count),
+        # sending it whole once is the shorter way.
+        if 2 * sum(map(len, patch.values())) >= len(self.widget.svg):
             return None
         self._patched = set(kept)
         return patch

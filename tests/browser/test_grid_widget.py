@@ -768,10 +768,11 @@ grid.on("any", draw_whole)
 """
 )
 
-# The picture as Python drew it: without what the page adds (overlays, hit state, sizes) and with ids of one widget.
+# The picture as Python drew it: without what the page adds (overlays and click targets, hit state, sizes) and
+# with ids of one widget.
 DRAWN = """(root) => {
   const copy = root.querySelector('svg').cloneNode(true);
-  copy.querySelectorAll('.cl-overlay').forEach((n) => n.remove());
+  copy.querySelectorAll('.cl-own').forEach((n) => n.remove());
   for (const n of [copy, ...copy.querySelectorAll('*')]) {
     n.classList.remove('cl-focused', 'cl-hover', 'cl-preview-on', 'cl-preview-focus', 'cl-held');
     if (n.getAttribute('class') === '') n.removeAttribute('class');

@@ -19,7 +19,7 @@ from cliplab.games.swap_clops_cards.picture import SwapClopsCardsPicture
 from cliplab.grid import segment_points
 from cliplab.ui import Board, Cell, Edge, Intent, Mark, Scene, render
 from cliplab.ui.scene import Preview
-from cliplab.ui.svg import COORDINATE_MARGIN, STYLE, UNIT
+from cliplab.ui.svg import COORDINATE_MARGIN, STYLE, UNIT, targets
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -196,18 +196,21 @@ def test_the_status_warns_when_a_solo_round_is_the_last() -> None:
 
 
 def target_sizes(scene: Scene) -> list[float]:
-    """Each click target's smaller side in pixels at the scene's own scale: hit circles and strips, and the
-    cells of boards that take clicks on cells (a cell is its own target)."""
+    """Each kind of click target's smaller side in pixels at the scene's own scale: the circles and strips the
+    widget lays over points and segments, and the cells of boards that take clicks on cells (a cell is its
+    own target)."""
     sizes = []
+    for board in scene.boards:
+        hit = targets(board)
+        if "point" in hit:
+            sizes.append(2 * hit["point"])
+        if "segment" in hit:
+            sizes.append(min(UNIT, 2 * hit["segment"]))
     for board in parse(scene).iter(f"{SVG}g"):
-        if board.get("class") != "cl-board":
+        if board.get("class") != "cl-board" or "cell" not in (board.get("data-clickable") or "").split():
             continue
         for found in board.iter():
-            if found.get("class") == "cl-hit" and found.get("data-kind") == "point":
-                sizes.append(2 * float(found.get("r") or 0))
-            elif found.get("class") == "cl-hit":
-                sizes.append(min(float(found.get("width") or 0), float(found.get("height") or 0)))
-            elif found.get("data-kind") == "cell" and "cell" in (board.get("data-clickable") or "").split():
+            if found.get("data-kind") == "cell":
                 square = next(found.iter(f"{SVG}rect"))
                 sizes.append(min(float(square.get("width") or 0), float(square.get("height") or 0)))
     return [size * scene.zoom for size in sizes]
@@ -225,5 +228,4 @@ def test_click_targets_of_every_grid_game_are_at_least_24_pixels_at_their_own_sc
         assert sizes, f"{scene.title}: no click targets"
         assert min(sizes) >= 24, f"{scene.title}: a target {min(sizes):.0f} pixels across"
     # Between the point targets at its ends, a line of the floe keeps 24 pixels of its own.
-    point = next(e for e in parse(floe).iter() if e.get("data-kind") == "point")
-    assert (UNIT - 2 * float(point.get("r") or 0)) * floe.zoom >= 24
+    assert (UNIT - 2 * targets(floe.boards[0])["point"]) * floe.zoom >= 24
