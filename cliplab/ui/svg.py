@@ -3,7 +3,8 @@ the widget, whose front end draws this very markup and adds interaction on top o
 
 Markup the front end relies on: every board is a <g class="cl-board" data-board=ID> holding its cells
 (<g data-kind="cell" data-r data-c>); the invisible targets for clicks on segments and points are built by
-the front end from the board's geometry (see `targets`). Tray pieces are <g class="cl-piece" data-piece=ID> drawn at the origin of their own cells.
+the front end from the board's geometry (see `targets`). Tray pieces are <g class="cl-piece" data-piece=ID>
+drawn at the origin of their own cells.
 """
 
 from __future__ import annotations
