@@ -19,7 +19,7 @@ import random
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from itertools import pairwise
+from itertools import compress, pairwise
 from typing import Any, ClassVar
 
 from cliplab.engine import (
@@ -249,8 +249,6 @@ _LINE_BIT = {
     for (p, direction), (q, _) in _STEPS.items()
     if direction in ("E", "S")
 }
-# Per direction, in DIRS order: its axis, how far one step moves a point's bit, and whether it moves it up.
-_WAYS = tuple((_AXIS[d], abs(DIRECTIONS[d][0] * WIDTH + DIRECTIONS[d][1]), d in ("E", "S")) for d in DIRS)
 SheetBits = tuple[int, int, int]  # the squares left, the lines cut, the cut ends
 RoundCut = tuple[Point, Point, str]  # a cut of this round: its start, its end, its axis
 
@@ -309,6 +307,49 @@ def _starts(bits: SheetBits) -> int:
     return LATTICE_BITS & ~whole | ends
 
 
+# The legal cuts of each length are found per axis as a mask: the bit of a point from which the open lines
+# of a straight run of that length go east (or south), neither end of it where a cut of this round on that
+# axis ends; the same run from its other end goes west (or north). The masks, each SPAN bits, are laid end
+# to end in the order of _BLOCKS into one number, so that every listed cut is picked out at C speed.
+SPAN = (SHEET_ROWS + 1) * WIDTH
+_BLOCKS = tuple((axis, length, way) for axis in "hv" for length in range(1, MAX_CUT + 1) for way in (0, 1))
+_DIRECTION_OF = {("h", 0): "E", ("h", 1): "W", ("v", 0): "S", ("v", 1): "N"}
+_ZERO_ONE = bytes.maketrans(b"01", b"\x00\x01")  # a mask's binary digits as selectors for compress
+
+
+@lru_cache(maxsize=16)
+def _block_keys(wanted: tuple[int, ...]) -> tuple[int, ...]:
+    """The sort key of the cut each bit of the masks of the `wanted` lengths stands for, highest bit first
+    (as format writes a number)."""
+    keys: list[int] = []
+    for axis, length, way in _BLOCKS:
+        if length in wanted:
+            d = DIRS.index(_DIRECTION_OF[axis, way])
+            keys += (((bit * 4 + d) * 8 + length) for bit in reversed(range(SPAN)))
+    return tuple(keys)
+
+
+def _cut_masks(bits: SheetBits, round_ends: tuple[int, int], wanted: tuple[int, ...]) -> int:
+    """The masks of every legal cut of the `wanted` lengths, laid end to end (see SPAN); 0 if there is none,
+    on a sheet whose cuts of this round end on the points `round_ends` (horizontal, vertical)."""
+    cells, cut, _ = bits
+    starts = _starts(bits)
+    found = 0
+    # Lines between two squares of the sheet that are not cut, by the bit of their west or north point.
+    for lines, ends, unit in (
+        (cells & cells << WIDTH & ~cut, round_ends[0], 1),
+        (cells & cells << 1 & ~(cut >> VERTICAL), round_ends[1], WIDTH),
+    ):
+        run, length = ~ends, 0
+        for wanted_length in wanted:
+            while length < wanted_length:
+                run &= lines >> length * unit
+                length += 1
+            both_ends_free = run & ~(ends >> length * unit)
+            found = (found << SPAN | both_ends_free & starts) << SPAN | both_ends_free << length * unit & starts
+    return found
+
+
 # A seat's listing is asked for twice (is there a cut to make? which?), a seat's sheet of the opening rounds
 # recurs from game to game, and the planning bot asks about the same imagined sheets again: each is worked
 # out once while it is asked for.
@@ -316,31 +357,11 @@ def _starts(bits: SheetBits) -> int:
 def _cuts_listed(bits: SheetBits, round_ends: tuple[int, int], wanted: tuple[int, ...]) -> tuple[Cut, ...]:
     """Every legal cut of the `wanted` lengths on a sheet whose cuts of this round end on the points
     `round_ends` (horizontal, vertical): by start point, direction, length."""
-    cells, cut, _ = bits
-    starts = _starts(bits)
-    # Lines between two squares of the sheet that are not cut, by the bit of their north or west point.
-    open_lines = {"h": cells & cells << WIDTH & ~cut, "v": cells & cells << 1 & ~(cut >> VERTICAL)}
-    ends_on = {"h": round_ends[0], "v": round_ends[1]}
-    keys: list[int] = []
-    add = keys.append
-    for d, (axis, unit, up) in enumerate(_WAYS):
-        lines, ends = open_lines[axis], ends_on[axis]
-        # A cut's k-th line (from 0) is kept by the bit of the point k steps on going east or south, k + 1
-        # steps on going north or west; a cut may not end where a cut of this round on its axis ends.
-        run = starts & ~ends
-        length = 0
-        for wanted_length in wanted:
-            while length < wanted_length:
-                run &= lines >> length * unit if up else lines << (length + 1) * unit
-                length += 1
-            found = run & ~(ends >> length * unit if up else ends << length * unit)
-            key = d * 8 + length - 32  # the sort key less 32 times the bit number counted from 1
-            while found:
-                low = found & -found
-                add((low.bit_length() << 5) + key)
-                found ^= low
-    keys.sort()
-    return tuple(map(_CUT_AT.__getitem__, keys))
+    keys = _block_keys(wanted)
+    digits = format(_cut_masks(bits, round_ends, wanted), f"0{len(keys)}b").encode().translate(_ZERO_ONE)
+    listed = list(compress(keys, digits))
+    listed.sort()
+    return tuple(map(_CUT_AT.__getitem__, listed))
 
 
 def _cuts_of(bits: SheetBits, round_cuts: Iterable[RoundCut], lengths: tuple[int, ...]) -> tuple[Cut, ...]:
@@ -909,7 +930,7 @@ class ClipCutParks(State):
         self.round_cuts = [[] for _ in range(self.players)]
         if any(len(done) == self.dealt[seat] for seat, done in enumerate(self.completed)) and not self.solo:
             self.ended = ALL_CARDS_DONE
-        elif not self.solo and not any(_cuts_of(bits, (), (1,)) for bits in self.sheet_bits):
+        elif not self.solo and not any(_cut_masks(bits, (0, 0), (1,)) for bits in self.sheet_bits):
             self.ended = SHEETS_SPENT
         elif self.round >= self.option("round_limit"):
             self.ended = ROUND_LIMIT
