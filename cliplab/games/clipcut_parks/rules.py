@@ -195,9 +195,10 @@ class Score(Action):
     card: int
 
 
-# The placements a building list offers, each made once: a section waiting is listed again after every
-# placement, and a frozen dataclass costs more to make than to look up.
+# The placements and crumplings a building list offers, each made once: a section waiting is listed again
+# after every placement and crumpling, and a frozen dataclass costs more to make than to look up.
 _place = lru_cache(maxsize=8192)(Place)
+_crumple = lru_cache(maxsize=256)(Crumple)
 
 # Chance's possible results, made once: every deal and tear of a game would otherwise make them again.
 _ROLL = UniformChoice(tuple(Roll(face) for face in range(1, len(DIE_FACES) + 1)))
@@ -354,25 +355,25 @@ def _cut_masks(bits: SheetBits, round_ends: tuple[int, int], wanted: tuple[int, 
 # recurs from game to game, and the planning bot asks about the same imagined sheets again: each is worked
 # out once while it is asked for.
 @lru_cache(maxsize=4096)
-def _cuts_listed(bits: SheetBits, round_ends: tuple[int, int], wanted: tuple[int, ...]) -> tuple[Cut, ...]:
-    """Every legal cut of the `wanted` lengths on a sheet whose cuts of this round end on the points
-    `round_ends` (horizontal, vertical): by start point, direction, length."""
+def _cuts_listed(bits: SheetBits, round_cuts: tuple[RoundCut, ...], wanted: tuple[int, ...]) -> tuple[Cut, ...]:
+    """Every legal cut of the `wanted` lengths on a sheet with these bits and this round's cuts: by start
+    point, direction, length."""
+    horizontal = vertical = 0  # where this round's cuts on each axis end
+    for start, end, axis in round_cuts:
+        if axis == "h":
+            horizontal |= _BIT[start] | _BIT[end]
+        else:
+            vertical |= _BIT[start] | _BIT[end]
     keys = _block_keys(wanted)
-    digits = format(_cut_masks(bits, round_ends, wanted), f"0{len(keys)}b").encode().translate(_ZERO_ONE)
-    listed = list(compress(keys, digits))
+    masks = _cut_masks(bits, (horizontal, vertical), wanted)
+    listed = list(compress(keys, format(masks, f"0{len(keys)}b").encode().translate(_ZERO_ONE)))
     listed.sort()
     return tuple(map(_CUT_AT.__getitem__, listed))
 
 
 def _cuts_of(bits: SheetBits, round_cuts: Iterable[RoundCut], lengths: tuple[int, ...]) -> tuple[Cut, ...]:
     """Every legal cut of the given lengths on a sheet with these bits and this round's cuts."""
-    horizontal = vertical = 0
-    for start, end, axis in round_cuts:
-        if axis == "h":
-            horizontal |= _BIT[start] | _BIT[end]
-        else:
-            vertical |= _BIT[start] | _BIT[end]
-    return _cuts_listed(bits, (horizontal, vertical), _wanted(lengths))
+    return _cuts_listed(bits, tuple(round_cuts), _wanted(lengths))
 
 
 def _closing_steps(bits: SheetBits, points: Sequence[Point]) -> list[int]:
@@ -521,9 +522,9 @@ def _requirement_tokens(card: ParkCard, squares: SheetSquares, pairs: Iterable[t
 
 
 # A placement of a shape on a card as the rules keep it: the placement, the spaces it covers, its orientation
-# as a Place names it, and what the spaces it covers ask for (shape square, requirement, the token waiving it),
-# blank spaces left out.
-CardPlacement = tuple[Placement, frozenset[Cell], int, tuple[tuple[Cell, str, str | None], ...]]
+# as a Place names it, and what the spaces it covers ask for (the shape square's place among the shape's
+# squares in sorted order, the requirement, the token waiving it), blank spaces left out.
+CardPlacement = tuple[Placement, frozenset[Cell], int, tuple[tuple[int, str, str], ...]]
 Cost = tuple[tuple[str, int], ...]
 Laying = tuple[Place, Cost, frozenset[Cell], Placement]  # a Place, its cost, the spaces it covers, its placement
 
@@ -539,9 +540,9 @@ def _card_placements(shape: frozenset[Cell], card: ParkCard, flips: bool) -> tup
         if _keeps_walkways(card, covered):
             transform = placement.transform
             demands = tuple(
-                (square, wanted, waiving_token(wanted))
-                for square, space in placement.mapping
-                if (wanted := card.requirement(space)) != "blank"
+                (index, wanted, token)
+                for index, (_, space) in enumerate(placement.mapping)  # the mapping's squares come sorted
+                if (token := waiving_token(wanted := card.requirement(space))) is not None
             )
             found.append((placement, covered, transform.turns + 4 * transform.flipped, demands))
     return tuple(found)
@@ -666,7 +667,7 @@ class ClipCutParks(State):
     def to_move(self) -> tuple[int, ...]:
         if self.phase != "play":
             return ()
-        return tuple([seat for seat, stage in enumerate(self.stage) if stage != "done"])
+        return tuple(compress(range(self.players), map("done".__ne__, self.stage)))
 
     # ----- cutting --------------------------------------------------------------------------------
 
@@ -777,11 +778,12 @@ class ClipCutParks(State):
     def _open_layings(self, seat: int, section: int, ref: CardRef | None = None) -> list[Laying]:
         """The layings behind `fits`: those covering only free spaces, at a cost in tokens the seat holds.
 
-        A laying's cost and Place are worked out only once it is known to cover free spaces: most placements
-        on a card with covered spaces do not, and a section is mostly listed once before it is placed."""
-        squares = self.sections[seat][section]
-        (top, left), shape = _shape_of(squares)
-        squares_seen = sheet_squares(sheet_of(self.sheet_number[seat]))
+        A laying's cost and Place are worked out only once it is known to cover free spaces, and the squares'
+        looks only once a card has room for them: most placements on a card with covered spaces do not, and
+        most sections are too large for some card."""
+        squares = self.sections[seat][section]  # in sorted order, as the demands count them
+        shape = _shape_of(squares)[1]
+        looks: tuple[tuple[str, str], ...] = ()  # each square's (colour, icon), once a card has room for them
         held = self.tokens[seat]
         flips = self.option("allow_flip")
         found: list[Laying] = []
@@ -790,15 +792,21 @@ class ClipCutParks(State):
             card = card_of(card_ref)
             if len(squares) > len(card.cells) - len(taken):
                 continue  # more squares than free spaces: nothing to work out
+            if not looks:
+                looks = tuple(map(sheet_squares(sheet_of(self.sheet_number[seat])).__getitem__, squares))
             for placement, covered, orientation, demands in _card_placements(shape, card, flips):
                 if taken and not covered.isdisjoint(taken):
                     continue
                 need: dict[str, int] = {}
-                for (r, c), wanted, token in demands:
-                    colour, icon = squares_seen[r + top, c + left]
-                    if wanted != colour and wanted != icon and token is not None:  # colours, icons: distinct names
+                for index, wanted, token in demands:
+                    if wanted not in looks[index]:  # colours and icons have distinct names
                         need[token] = need.get(token, 0) + 1
-                if need and any(held[token] < count for token, count in need.items()):
+                affordable = True
+                for token, count in need.items():
+                    if held[token] < count:
+                        affordable = False
+                        break
+                if not affordable:
                     continue
                 row, col = placement.offset
                 place = _place(section, card_ref[0], card_ref[1], row, col, orientation)
@@ -812,7 +820,7 @@ class ClipCutParks(State):
             layings = self._open_layings(seat, section)
             actions.extend(laying[0] for laying in layings)
             if voluntary or not layings:
-                actions.append(Crumple(section))
+                actions.append(_crumple(section))
         return actions
 
     def mapping_of(self, seat: int, place: Place) -> tuple[tuple[Cell, Cell], ...]:
