@@ -19,7 +19,7 @@ import random
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from itertools import pairwise
+from itertools import compress, pairwise
 from typing import Any, ClassVar
 
 from cliplab.engine import (
@@ -195,9 +195,10 @@ class Score(Action):
     card: int
 
 
-# The placements a building list offers, each made once: a section waiting is listed again after every
-# placement, and a frozen dataclass costs more to make than to look up.
+# The placements and crumplings a building list offers, each made once: a section waiting is listed again
+# after every placement and crumpling, and a frozen dataclass costs more to make than to look up.
 _place = lru_cache(maxsize=8192)(Place)
+_crumple = lru_cache(maxsize=256)(Crumple)
 
 # Chance's possible results, made once: every deal and tear of a game would otherwise make them again.
 _ROLL = UniformChoice(tuple(Roll(face) for face in range(1, len(DIE_FACES) + 1)))
@@ -249,8 +250,6 @@ _LINE_BIT = {
     for (p, direction), (q, _) in _STEPS.items()
     if direction in ("E", "S")
 }
-# Per direction, in DIRS order: its axis, how far one step moves a point's bit, and whether it moves it up.
-_WAYS = tuple((_AXIS[d], abs(DIRECTIONS[d][0] * WIDTH + DIRECTIONS[d][1]), d in ("E", "S")) for d in DIRS)
 SheetBits = tuple[int, int, int]  # the squares left, the lines cut, the cut ends
 RoundCut = tuple[Point, Point, str]  # a cut of this round: its start, its end, its axis
 
@@ -309,49 +308,72 @@ def _starts(bits: SheetBits) -> int:
     return LATTICE_BITS & ~whole | ends
 
 
+# The legal cuts of each length are found per axis as a mask: the bit of a point from which the open lines
+# of a straight run of that length go east (or south), neither end of it where a cut of this round on that
+# axis ends; the same run from its other end goes west (or north). The masks, each SPAN bits, are laid end
+# to end in the order of _BLOCKS into one number, so that every listed cut is picked out at C speed.
+SPAN = (SHEET_ROWS + 1) * WIDTH
+_BLOCKS = tuple((axis, length, way) for axis in "hv" for length in range(1, MAX_CUT + 1) for way in (0, 1))
+_DIRECTION_OF = {("h", 0): "E", ("h", 1): "W", ("v", 0): "S", ("v", 1): "N"}
+_ZERO_ONE = bytes.maketrans(b"01", b"\x00\x01")  # a mask's binary digits as selectors for compress
+
+
+@lru_cache(maxsize=16)
+def _block_keys(wanted: tuple[int, ...]) -> tuple[int, ...]:
+    """The sort key of the cut each bit of the masks of the `wanted` lengths stands for, highest bit first
+    (as format writes a number)."""
+    keys: list[int] = []
+    for axis, length, way in _BLOCKS:
+        if length in wanted:
+            d = DIRS.index(_DIRECTION_OF[axis, way])
+            keys += (((bit * 4 + d) * 8 + length) for bit in reversed(range(SPAN)))
+    return tuple(keys)
+
+
+def _cut_masks(bits: SheetBits, round_ends: tuple[int, int], wanted: tuple[int, ...]) -> int:
+    """The masks of every legal cut of the `wanted` lengths, laid end to end (see SPAN); 0 if there is none,
+    on a sheet whose cuts of this round end on the points `round_ends` (horizontal, vertical)."""
+    cells, cut, _ = bits
+    starts = _starts(bits)
+    found = 0
+    # Lines between two squares of the sheet that are not cut, by the bit of their west or north point.
+    for lines, ends, unit in (
+        (cells & cells << WIDTH & ~cut, round_ends[0], 1),
+        (cells & cells << 1 & ~(cut >> VERTICAL), round_ends[1], WIDTH),
+    ):
+        run, length = ~ends, 0
+        for wanted_length in wanted:
+            while length < wanted_length:
+                run &= lines >> length * unit
+                length += 1
+            both_ends_free = run & ~(ends >> length * unit)
+            found = (found << SPAN | both_ends_free & starts) << SPAN | both_ends_free << length * unit & starts
+    return found
+
+
 # A seat's listing is asked for twice (is there a cut to make? which?), a seat's sheet of the opening rounds
 # recurs from game to game, and the planning bot asks about the same imagined sheets again: each is worked
 # out once while it is asked for.
 @lru_cache(maxsize=4096)
-def _cuts_listed(bits: SheetBits, round_ends: tuple[int, int], wanted: tuple[int, ...]) -> tuple[Cut, ...]:
-    """Every legal cut of the `wanted` lengths on a sheet whose cuts of this round end on the points
-    `round_ends` (horizontal, vertical): by start point, direction, length."""
-    cells, cut, _ = bits
-    starts = _starts(bits)
-    # Lines between two squares of the sheet that are not cut, by the bit of their north or west point.
-    open_lines = {"h": cells & cells << WIDTH & ~cut, "v": cells & cells << 1 & ~(cut >> VERTICAL)}
-    ends_on = {"h": round_ends[0], "v": round_ends[1]}
-    keys: list[int] = []
-    add = keys.append
-    for d, (axis, unit, up) in enumerate(_WAYS):
-        lines, ends = open_lines[axis], ends_on[axis]
-        # A cut's k-th line (from 0) is kept by the bit of the point k steps on going east or south, k + 1
-        # steps on going north or west; a cut may not end where a cut of this round on its axis ends.
-        run = starts & ~ends
-        length = 0
-        for wanted_length in wanted:
-            while length < wanted_length:
-                run &= lines >> length * unit if up else lines << (length + 1) * unit
-                length += 1
-            found = run & ~(ends >> length * unit if up else ends << length * unit)
-            key = d * 8 + length - 32  # the sort key less 32 times the bit number counted from 1
-            while found:
-                low = found & -found
-                add((low.bit_length() << 5) + key)
-                found ^= low
-    keys.sort()
-    return tuple(map(_CUT_AT.__getitem__, keys))
-
-
-def _cuts_of(bits: SheetBits, round_cuts: Iterable[RoundCut], lengths: tuple[int, ...]) -> tuple[Cut, ...]:
-    """Every legal cut of the given lengths on a sheet with these bits and this round's cuts."""
-    horizontal = vertical = 0
+def _cuts_listed(bits: SheetBits, round_cuts: tuple[RoundCut, ...], wanted: tuple[int, ...]) -> tuple[Cut, ...]:
+    """Every legal cut of the `wanted` lengths on a sheet with these bits and this round's cuts: by start
+    point, direction, length."""
+    horizontal = vertical = 0  # where this round's cuts on each axis end
     for start, end, axis in round_cuts:
         if axis == "h":
             horizontal |= _BIT[start] | _BIT[end]
         else:
             vertical |= _BIT[start] | _BIT[end]
-    return _cuts_listed(bits, (horizontal, vertical), _wanted(lengths))
+    keys = _block_keys(wanted)
+    masks = _cut_masks(bits, (horizontal, vertical), wanted)
+    listed = list(compress(keys, format(masks, f"0{len(keys)}b").encode().translate(_ZERO_ONE)))
+    listed.sort()
+    return tuple(map(_CUT_AT.__getitem__, listed))
+
+
+def _cuts_of(bits: SheetBits, round_cuts: Iterable[RoundCut], lengths: tuple[int, ...]) -> tuple[Cut, ...]:
+    """Every legal cut of the given lengths on a sheet with these bits and this round's cuts."""
+    return _cuts_listed(bits, tuple(round_cuts), _wanted(lengths))
 
 
 def _closing_steps(bits: SheetBits, points: Sequence[Point]) -> list[int]:
@@ -500,9 +522,9 @@ def _requirement_tokens(card: ParkCard, squares: SheetSquares, pairs: Iterable[t
 
 
 # A placement of a shape on a card as the rules keep it: the placement, the spaces it covers, its orientation
-# as a Place names it, and what the spaces it covers ask for (shape square, requirement, the token waiving it),
-# blank spaces left out.
-CardPlacement = tuple[Placement, frozenset[Cell], int, tuple[tuple[Cell, str, str | None], ...]]
+# as a Place names it, and what the spaces it covers ask for (the shape square's place among the shape's
+# squares in sorted order, the requirement, the token waiving it), blank spaces left out.
+CardPlacement = tuple[Placement, frozenset[Cell], int, tuple[tuple[int, str, str], ...]]
 Cost = tuple[tuple[str, int], ...]
 Laying = tuple[Place, Cost, frozenset[Cell], Placement]  # a Place, its cost, the spaces it covers, its placement
 
@@ -518,9 +540,9 @@ def _card_placements(shape: frozenset[Cell], card: ParkCard, flips: bool) -> tup
         if _keeps_walkways(card, covered):
             transform = placement.transform
             demands = tuple(
-                (square, wanted, waiving_token(wanted))
-                for square, space in placement.mapping
-                if (wanted := card.requirement(space)) != "blank"
+                (index, wanted, token)
+                for index, (_, space) in enumerate(placement.mapping)  # the mapping's squares come sorted
+                if (token := waiving_token(wanted := card.requirement(space))) is not None
             )
             found.append((placement, covered, transform.turns + 4 * transform.flipped, demands))
     return tuple(found)
@@ -645,7 +667,7 @@ class ClipCutParks(State):
     def to_move(self) -> tuple[int, ...]:
         if self.phase != "play":
             return ()
-        return tuple([seat for seat, stage in enumerate(self.stage) if stage != "done"])
+        return tuple(compress(range(self.players), map("done".__ne__, self.stage)))
 
     # ----- cutting --------------------------------------------------------------------------------
 
@@ -756,11 +778,12 @@ class ClipCutParks(State):
     def _open_layings(self, seat: int, section: int, ref: CardRef | None = None) -> list[Laying]:
         """The layings behind `fits`: those covering only free spaces, at a cost in tokens the seat holds.
 
-        A laying's cost and Place are worked out only once it is known to cover free spaces: most placements
-        on a card with covered spaces do not, and a section is mostly listed once before it is placed."""
-        squares = self.sections[seat][section]
-        (top, left), shape = _shape_of(squares)
-        squares_seen = sheet_squares(sheet_of(self.sheet_number[seat]))
+        A laying's cost and Place are worked out only once it is known to cover free spaces, and the squares'
+        looks only once a card has room for them: most placements on a card with covered spaces do not, and
+        most sections are too large for some card."""
+        squares = self.sections[seat][section]  # in sorted order, as the demands count them
+        shape = _shape_of(squares)[1]
+        looks: tuple[tuple[str, str], ...] = ()  # each square's (colour, icon), once a card has room for them
         held = self.tokens[seat]
         flips = self.option("allow_flip")
         found: list[Laying] = []
@@ -769,15 +792,21 @@ class ClipCutParks(State):
             card = card_of(card_ref)
             if len(squares) > len(card.cells) - len(taken):
                 continue  # more squares than free spaces: nothing to work out
+            if not looks:
+                looks = tuple(map(sheet_squares(sheet_of(self.sheet_number[seat])).__getitem__, squares))
             for placement, covered, orientation, demands in _card_placements(shape, card, flips):
                 if taken and not covered.isdisjoint(taken):
                     continue
                 need: dict[str, int] = {}
-                for (r, c), wanted, token in demands:
-                    colour, icon = squares_seen[r + top, c + left]
-                    if wanted != colour and wanted != icon and token is not None:  # colours, icons: distinct names
+                for index, wanted, token in demands:
+                    if wanted not in looks[index]:  # colours and icons have distinct names
                         need[token] = need.get(token, 0) + 1
-                if need and any(held[token] < count for token, count in need.items()):
+                affordable = True
+                for token, count in need.items():
+                    if held[token] < count:
+                        affordable = False
+                        break
+                if not affordable:
                     continue
                 row, col = placement.offset
                 place = _place(section, card_ref[0], card_ref[1], row, col, orientation)
@@ -791,7 +820,7 @@ class ClipCutParks(State):
             layings = self._open_layings(seat, section)
             actions.extend(laying[0] for laying in layings)
             if voluntary or not layings:
-                actions.append(Crumple(section))
+                actions.append(_crumple(section))
         return actions
 
     def mapping_of(self, seat: int, place: Place) -> tuple[tuple[Cell, Cell], ...]:
@@ -909,7 +938,7 @@ class ClipCutParks(State):
         self.round_cuts = [[] for _ in range(self.players)]
         if any(len(done) == self.dealt[seat] for seat, done in enumerate(self.completed)) and not self.solo:
             self.ended = ALL_CARDS_DONE
-        elif not self.solo and not any(_cuts_of(bits, (), (1,)) for bits in self.sheet_bits):
+        elif not self.solo and not any(_cut_masks(bits, (0, 0), (1,)) for bits in self.sheet_bits):
             self.ended = SHEETS_SPENT
         elif self.round >= self.option("round_limit"):
             self.ended = ROUND_LIMIT
