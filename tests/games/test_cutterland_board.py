@@ -54,10 +54,12 @@ def test_clicked_lines_and_the_cut_button_make_the_cut() -> None:
         a, b = segment_points(((1, c), (2, c)))
         assert shown.click(game, 0, Intent("card-1", "segment", a, b)) is None
     assert shown.cuts[1] == {((1, c), (2, c)) for c in range(4)}
-    assert "Ready to cut" in shown._status(game, 0)
+    assert shown._status(game, 0) == "Card 1: 2 pieces, ready to cut."
     a, b = segment_points(((1, 0), (2, 0)))
     shown.click(game, 0, Intent("card-1", "segment", a, b))  # a second click mends the line
-    assert "1 pieces" in shown._status(game, 0) and "too few" in shown._status(game, 0)
+    assert shown._status(game, 0) == (
+        "Card 1, not cut yet: a card is cut into exactly 2 pieces, one per piece to take; this cut makes 1 (too few)."
+    )
     with pytest.raises(IllegalAction):
         shown.click(game, 0, Intent("card-1", "segment", (0, 0), (0, 1)))  # the card's own edge
 

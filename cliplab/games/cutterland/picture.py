@@ -374,9 +374,11 @@ class CutterlandPicture(Picture):
             cuts = self.cuts.get(self.card)
             if not cuts:
                 return f"Cut one of your cards into {game.pieces_per_card} pieces: click the lines between cells."
-            made = len(set(pieces_cut_by(cuts)))
-            problem = cut_problem(pieces_cut_by(cuts), game.pieces_per_card)
-            return f"Card {self.card}: {made} pieces. " + (problem or "Ready to cut.")
+            labels = pieces_cut_by(cuts)
+            problem = cut_problem(labels, game.pieces_per_card)
+            if problem:
+                return f"Card {self.card}, not cut yet: {problem}."
+            return f"Card {self.card}: {len(set(labels))} pieces, ready to cut."
         if phase == "take":
             return "Click a piece on the table to take it."
         if phase == "join":
