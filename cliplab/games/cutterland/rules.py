@@ -361,10 +361,25 @@ def _turned_piece(cells: tuple[tuple[Cell, str], ...], turns: int) -> tuple[tupl
     return tuple(sorted(zip(moved, (code for _, code in cells), strict=True)))
 
 
-@lru_cache(maxsize=16384)
 def _turned_shape(cells: tuple[Cell, ...], turns: int) -> tuple[Cell, ...]:
     """Where each of `cells` goes when the shape is turned `turns` quarter turns clockwise (bounding box at 0,0)."""
+    turnings = _card_piece_turnings().get(cells)
+    return turnings[turns] if turnings is not None else _turning(cells, turns)
+
+
+@lru_cache(maxsize=1024)
+def _turning(cells: tuple[Cell, ...], turns: int) -> tuple[Cell, ...]:
     return tuple(orient(cells, Transform(turns)).values())
+
+
+@cache
+def _card_piece_turnings() -> dict[tuple[Cell, ...], tuple[tuple[Cell, ...], ...]]:
+    """Every piece a card can be cut into (each connected set of its cells, 1126 of them) turned each way,
+    made all at once on first use (some 50 ms): pieces turned one by one as they first came up cost a long
+    simulation more than all of its joins' other work."""
+    connected, _ = _connected_masks()
+    shapes = (tuple(_cells_of(mask)) for mask in sorted(connected))
+    return {shape: tuple(_turning.__wrapped__(shape, turns) for turns in range(4)) for shape in shapes}
 
 
 JOIN_MARGIN = 4  # free rows above and columns beside a kingdom's cells in its bitmask: a turned piece spans 4
@@ -387,9 +402,9 @@ class _JoinsOfBits(list[Join]):
 
     def reaching(self, bits: int) -> _JoinsOfBits:
         """This list, made at least `bits` long."""
-        for bit in range(len(self), bits):
-            r, c = divmod(bit, self.width)
-            self.append(join_action(self.top + r, self.left + c, self.turns))
+        if len(self) < bits:
+            top, left, width, turns = self.top, self.left, self.width, self.turns
+            self += [join_action(top + bit // width, left + bit % width, turns) for bit in range(len(self), bits)]
         return self
 
 
@@ -398,7 +413,7 @@ def _frame(top: int, left: int, width: int) -> tuple[_JoinsOfBits, ...]:
     return tuple(_JoinsOfBits(top, left, width, turns) for turns in range(4))
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=16384)  # the pieces of a card (1126) in the few frame widths kingdoms need
 def _bit_offsets(cells: tuple[Cell, ...], width: int) -> tuple[tuple[int, ...], ...]:
     """For each turn of a piece, how far each of its cells lies from the anchor in a mask `width` wide."""
     return tuple(tuple(r * width + c for r, c in _turned_shape(cells, turns)) for turns in range(4))
@@ -568,6 +583,13 @@ class Kingdom:
         return sorted(cell for cell, code in self.cells.items() if code[1] == "D")
 
 
+@cache
+def _sides_of(cell: Cell) -> tuple[Cell, Cell, Cell, Cell]:
+    """The cells beside `cell`, north, east, south and west (made once per cell: kingdoms keep near 0,0)."""
+    r, c = cell
+    return (r - 1, c), (r, c + 1), (r + 1, c), (r, c - 1)
+
+
 @lru_cache(maxsize=256)
 def _regions_of(
     codes: frozenset[tuple[Cell, str]], walls: frozenset[Pair], bridges: frozenset[Pair]
@@ -575,29 +597,27 @@ def _regions_of(
     """A kingdom's regions (see Kingdom.regions), kept for the kingdoms last asked about: the hunt, the
     dragons' choices and the score all ask about the same finished kingdoms."""
     # One flood fill over the whole kingdom, each region grown from its first cell in reading order:
-    # the regions come out in order, each held as a sorted tuple.
-    cells = dict(codes)
+    # the regions come out in order, each held as a sorted tuple. A cell leaves `unclaimed` when a region
+    # takes it, so one lookup tells both whether it is free and whether its terrain matches.
+    unclaimed = {cell: code[0] for cell, code in codes}
     bridged: dict[Cell, list[Cell]] = {}
     for a, b in bridges:
         bridged.setdefault(a, []).append(b)
         bridged.setdefault(b, []).append(a)
-    seen: set[Cell] = set()
     found: list[tuple[Cell, ...]] = []
-    for start in sorted(cells):
-        if start in seen:
+    for start in sorted(unclaimed):
+        terrain = unclaimed.pop(start, None)
+        if terrain is None:
             continue
-        terrain = cells[start][0]
-        seen.add(start)
         region, todo = [start], [start]
         while todo:
             cell = todo.pop()
-            r, c = cell
-            for near in ((r - 1, c), (r, c + 1), (r + 1, c), (r, c - 1), *bridged.get(cell, ())):
-                if near in seen or near not in cells or cells[near][0] != terrain:
+            for near in (*_sides_of(cell), *bridged.get(cell, ())) if bridged else _sides_of(cell):
+                if unclaimed.get(near) != terrain:
                     continue
                 if walls and ((near, cell) if near < cell else (cell, near)) in walls:
                     continue
-                seen.add(near)
+                del unclaimed[near]
                 region.append(near)
                 todo.append(near)
         found.append(tuple(sorted(region)))
@@ -738,6 +758,21 @@ class _TokenSpots:
         return list(compress(self.actions, flags))
 
 
+@cache
+def _spots_beside(cell: Cell) -> tuple[tuple[Cell, Cell, tuple[str, Pair], Wall, tuple[str, Pair], Bridge], ...]:
+    """For each of east and south: the next cell, the one beyond, and the keys and actions of a wall to the
+    next and a bridge to the one beyond. Kingdoms keep to a few hundred cells near 0,0, so each cell's
+    neighbours and actions are made once, not again for every kingdom that holds it."""
+    r, c = cell
+    beside = []
+    for side in ("east", "south"):
+        dr, dc = STEP[side]
+        near, far = (r + dr, c + dc), (r + 2 * dr, c + 2 * dc)
+        wall, bridge = wall_action(side, r, c), bridge_action(side, r, c)
+        beside.append((near, far, ("wall", (cell, near)), wall, ("bridge", (cell, far)), bridge))
+    return tuple(beside)
+
+
 def _token_spots(codes: Mapping[Cell, str]) -> _TokenSpots:
     """Where a kingdom with these cells can take a token. A kingdom does not change while its tokens are
     placed, so this is worked out once per kingdom, when its seat begins to place."""
@@ -745,20 +780,18 @@ def _token_spots(codes: Mapping[Cell, str]) -> _TokenSpots:
     keys: list[tuple[str, Any]] = [("tower", cell) for cell in in_order if codes[cell][1] in MONSTERS]
     actions: list[Action] = [tower_action(*cell) for _, cell in keys]
     kinds = bytearray(len(keys))  # towers are kind 0
-    for side in ("east", "south"):
-        dr, dc = STEP[side]
-        for cell in in_order:
-            r, c = cell
-            near = (r + dr, c + dc)
+    beside = [(codes[cell][0], _spots_beside(cell)) for cell in in_order]
+    for side in (0, 1):
+        for terrain, spots in beside:
+            near, far, wall_key, wall, bridge_key, bridge = spots[side]
             if near in codes:
-                keys.append(("wall", (cell, near)))
-                actions.append(wall_action(side, r, c))
+                keys.append(wall_key)
+                actions.append(wall)
                 kinds.append(1)
-            far = (r + 2 * dr, c + 2 * dc)
             beyond = codes.get(far)
-            if beyond is not None and beyond[0] == codes[cell][0]:
-                keys.append(("bridge", (cell, far)))
-                actions.append(bridge_action(side, r, c))
+            if beyond is not None and beyond[0] == terrain:
+                keys.append(bridge_key)
+                actions.append(bridge)
                 kinds.append(2)
     return _TokenSpots(tuple(actions), bytes(kinds), dict(zip(keys, range(len(keys)), strict=True)))
 
