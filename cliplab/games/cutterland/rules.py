@@ -37,7 +37,7 @@ from cliplab.engine import (
     register,
 )
 from cliplab.engine.position import check_fields, integer, items, word
-from cliplab.grid import Transform, orient, parts
+from cliplab.grid import Transform, neighbours4, orient, parts
 
 from .content import CARD_COLS, CARD_ROWS, HOMES, MONSTERS, NOTHING, TERRAINS, TOKENS, card, deck
 
@@ -364,12 +364,14 @@ def _turned_piece(cells: tuple[tuple[Cell, str], ...], turns: int) -> tuple[tupl
 def _turned_shape(cells: tuple[Cell, ...], turns: int) -> tuple[Cell, ...]:
     """Where each of `cells` goes when the shape is turned `turns` quarter turns clockwise (bounding box at 0,0)."""
     turnings = _card_piece_turnings().get(cells)
-    return turnings[turns] if turnings is not None else _turning(cells, turns)
+    return turnings[turns] if turnings is not None else _cached_turning(cells, turns)
 
 
-@lru_cache(maxsize=1024)
 def _turning(cells: tuple[Cell, ...], turns: int) -> tuple[Cell, ...]:
     return tuple(orient(cells, Transform(turns)).values())
+
+
+_cached_turning = lru_cache(maxsize=1024)(_turning)  # shapes no card piece has (tests and content checks)
 
 
 @cache
@@ -379,7 +381,7 @@ def _card_piece_turnings() -> dict[tuple[Cell, ...], tuple[tuple[Cell, ...], ...
     simulation more than all of its joins' other work."""
     connected, _ = _connected_masks()
     shapes = (tuple(_cells_of(mask)) for mask in sorted(connected))
-    return {shape: tuple(_turning.__wrapped__(shape, turns) for turns in range(4)) for shape in shapes}
+    return {shape: tuple(_turning(shape, turns) for turns in range(4)) for shape in shapes}
 
 
 JOIN_MARGIN = 4  # free rows above and columns beside a kingdom's cells in its bitmask: a turned piece spans 4
@@ -583,11 +585,7 @@ class Kingdom:
         return sorted(cell for cell, code in self.cells.items() if code[1] == "D")
 
 
-@cache
-def _sides_of(cell: Cell) -> tuple[Cell, Cell, Cell, Cell]:
-    """The cells beside `cell`, north, east, south and west (made once per cell: kingdoms keep near 0,0)."""
-    r, c = cell
-    return (r - 1, c), (r, c + 1), (r + 1, c), (r, c - 1)
+_sides_of = cache(neighbours4)  # made once per cell: kingdoms keep to a few hundred cells near 0,0
 
 
 @lru_cache(maxsize=256)
@@ -761,13 +759,12 @@ class _TokenSpots:
 @cache
 def _spots_beside(cell: Cell) -> tuple[tuple[Cell, Cell, tuple[str, Pair], Wall, tuple[str, Pair], Bridge], ...]:
     """For each of east and south: the next cell, the one beyond, and the keys and actions of a wall to the
-    next and a bridge to the one beyond. Kingdoms keep to a few hundred cells near 0,0, so each cell's
-    neighbours and actions are made once, not again for every kingdom that holds it."""
+    next and a bridge to the one beyond, made once per cell as _sides_of is."""
     r, c = cell
     beside = []
-    for side in ("east", "south"):
-        dr, dc = STEP[side]
-        near, far = (r + dr, c + dc), (r + 2 * dr, c + 2 * dc)
+    for side, heading in (("east", 1), ("south", 2)):  # places in _sides_of's north, east, south, west
+        near = _sides_of(cell)[heading]
+        far = _sides_of(near)[heading]
         wall, bridge = wall_action(side, r, c), bridge_action(side, r, c)
         beside.append((near, far, ("wall", (cell, near)), wall, ("bridge", (cell, far)), bridge))
     return tuple(beside)
