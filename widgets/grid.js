@@ -600,11 +600,13 @@ function render({ model, el }) {
 
   /** A shape (board-local viewBox units) for a place: used by rings and the notice mark. */
   function shapeFor(kind, r, c, r2, c2, inset) {
-    if (kind === "point") return svgEl("circle", { cx: c * UNIT, cy: r * UNIT, r: UNIT * 0.27 });
-    if (kind === "segment") return svgEl("line", { x1: c * UNIT, y1: r * UNIT, x2: c2 * UNIT, y2: r2 * UNIT });
-    return svgEl("rect", {
-      x: c * UNIT + inset, y: r * UNIT + inset, width: UNIT - 2 * inset, height: UNIT - 2 * inset, rx: 3,
-    });
+    return svgEl(kind === "point" ? "circle" : kind === "segment" ? "line" : "rect", shapeAttrs(kind, r, c, r2, c2, inset));
+  }
+
+  function shapeAttrs(kind, r, c, r2, c2, inset) {
+    if (kind === "point") return { cx: c * UNIT, cy: r * UNIT, r: UNIT * 0.27 };
+    if (kind === "segment") return { x1: c * UNIT, y1: r * UNIT, x2: c2 * UNIT, y2: r2 * UNIT };
+    return { x: c * UNIT + inset, y: r * UNIT + inset, width: UNIT - 2 * inset, height: UNIT - 2 * inset, rx: 3 };
   }
 
   // ------------------------------------------------------------------ focus ring and live region
@@ -653,20 +655,20 @@ function render({ model, el }) {
     const board = boards.get(focus.board);
     if (!board) return [null, null];
     const [r, c, r2, c2] = focus.kind === "segment" ? segmentEnds() : [focus.r, focus.c, 0, 0];
-    const ring = svgEl("g", { class: "cl-focus-ring", "data-kind": focus.kind });
-    for (const part of ["cl-halo", "cl-ring"]) {
-      const shape = shapeFor(focus.kind, r, c, r2, c2, 2);
-      shape.setAttribute("class", part);
-      ring.append(shape);
-    }
     if (oldRing?.parentNode === board.overlay && oldRing.dataset.kind === focus.kind) {
       // Moved rather than drawn again: taking an element out of the picture costs more than a click's
-      // whole handling.
-      [...ring.children].forEach((shape, i) => patchAttributes(oldRing.children[i], shape));
+      // whole handling; and every redraw comes here, mostly with the focus where it was: nothing is built.
+      const attrs = Object.entries(shapeAttrs(focus.kind, r, c, r2, c2, 2));
+      for (const shape of oldRing.children) for (const [name, value] of attrs) setAttr(shape, name, String(value));
       focusRing = oldRing;
     } else {
-      board.overlay.append(ring);
-      focusRing = ring;
+      focusRing = svgEl("g", { class: "cl-focus-ring", "data-kind": focus.kind });
+      for (const part of ["cl-halo", "cl-ring"]) {
+        const shape = shapeFor(focus.kind, r, c, r2, c2, 2);
+        shape.setAttribute("class", part);
+        focusRing.append(shape);
+      }
+      board.overlay.append(focusRing);
     }
     const el = findTarget(board, focus.kind, r, c, r2, c2);
     return [el, previewFor(board, el)];
