@@ -375,7 +375,7 @@ function render({ model, el }) {
     } else {
       host.replaceChildren(...parser.content.childNodes);
     }
-    parser.innerHTML = "";
+    parser.content.replaceChildren(); // not innerHTML = "": that starts the HTML parser for nothing
     svg = host.querySelector("svg");
     drawnSvg = markup;
   }
@@ -410,7 +410,7 @@ function render({ model, el }) {
         node.replaceWith(fresh[i]);
       }
     });
-    parser.innerHTML = "";
+    parser.content.replaceChildren(); // not innerHTML = "": that starts the HTML parser for nothing
   }
 
   function isOwn(node) {
