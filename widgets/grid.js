@@ -28,6 +28,10 @@ const DRAG_START_PX = 6;
 const PATCH_LIMIT = 60;
 // Boards' click targets kept for reuse (a board redrawn whole, a turn that takes clicks again); the oldest go.
 const TARGETS_KEPT = 32;
+// A click moves the focus at once but draws it (ring, classes, toolbar) with Python's answer: done while the
+// message is on its way, that work and the frame it asks for slow the answer (~1 ms a click). With no answer
+// this soon it is drawn anyway. The ring is hidden while the mouse is in use, so nothing shows the wait.
+const CLICK_FOCUS_WAIT_MS = 50;
 const TRAY = "\u0000tray"; // focus "board" standing for the tray of pieces (not a valid board id)
 // The viewer's own zoom on top of the scale a game draws at (a projector wants it larger). The board keeps
 // its scale whatever sits beside it; a board wider than its place scrolls instead of shrinking.
@@ -613,8 +617,11 @@ function render({ model, el }) {
   let focusRing = null;
   let focusedEl = null;
   let focusPreview = null; // the focused place's preview (grid.css shows it only while keys are in use)
+  let focusTimer = null; // draws a focus a click moved, unless an answer draws it first (see focusOn)
 
   function drawFocus() {
+    clearTimeout(focusTimer); // this draws what it would have
+    focusTimer = null;
     const oldRing = focusRing;
     focusRing = null;
     const [el, preview] = placeFocus(oldRing);
@@ -1050,7 +1057,8 @@ function render({ model, el }) {
     return { board, kind: "cell", at: [r, c], to: null, node: findCell(board, r, c) };
   }
 
-  function focusOn(found) {
+  /** Moves the focus to a place; `later`: draws it with Python's answer to a click (see CLICK_FOCUS_WAIT_MS). */
+  function focusOn(found, later = false) {
     if (!modesOf(found.board).includes(found.kind)) return;
     remember();
     focus.board = found.board.id;
@@ -1064,6 +1072,13 @@ function render({ model, el }) {
       [focus.r, focus.c] = found.at;
     }
     clampFocus(found.board);
+    if (later) {
+      focusTimer ??= setTimeout(guard(() => {
+        drawFocus();
+        updateToolbar();
+      }), CLICK_FOCUS_WAIT_MS);
+      return;
+    }
     drawFocus();
     updateToolbar();
   }
@@ -1165,7 +1180,7 @@ function render({ model, el }) {
     }
     const found = placeFromEvent(event);
     if (!found) return;
-    if (sendPlace(found.board, found.kind, found.at, found.to)) focusOn(found);
+    if (sendPlace(found.board, found.kind, found.at, found.to)) focusOn(found, true);
   }
 
   // ------------------------------------------------------------------ keyboard
@@ -1463,6 +1478,11 @@ function render({ model, el }) {
     // A notice that came with the new picture stays; an older one goes with the old picture.
     if (noticeChanged) showNotice(model.get("notice"));
     else if (svgChanged) hideNotice();
+    if (focusTimer !== null) {
+      // The answer was a notice alone (a refusal): the focus moved by the click is drawn with it.
+      drawFocus();
+      updateToolbar();
+    }
     svgChanged = false;
     noticeChanged = false;
   }
@@ -1551,6 +1571,7 @@ function render({ model, el }) {
 
   return () => {
     events.abort();
+    clearTimeout(focusTimer);
     resized.disconnect();
     model.off("change:svg", onSvg);
     model.off("change:patch", onSvg);
