@@ -28,6 +28,10 @@ const DRAG_START_PX = 6;
 const PATCH_LIMIT = 60;
 // Boards' click targets kept for reuse (a board redrawn whole, a turn that takes clicks again); the oldest go.
 const TARGETS_KEPT = 32;
+// A click moves the focus at once but draws it (ring, classes, toolbar) with Python's answer: done while the
+// message is on its way, that work and the frame it asks for slow the answer (~1 ms a click). With no answer
+// this soon it is drawn anyway. The ring is hidden while the mouse is in use, so nothing shows the wait.
+const CLICK_FOCUS_WAIT_MS = 50;
 const TRAY = "\u0000tray"; // focus "board" standing for the tray of pieces (not a valid board id)
 // The viewer's own zoom on top of the scale a game draws at (a projector wants it larger). The board keeps
 // its scale whatever sits beside it; a board wider than its place scrolls instead of shrinking.
@@ -375,7 +379,7 @@ function render({ model, el }) {
     } else {
       host.replaceChildren(...parser.content.childNodes);
     }
-    parser.innerHTML = "";
+    parser.content.replaceChildren(); // not innerHTML = "": that starts the HTML parser for nothing
     svg = host.querySelector("svg");
     drawnSvg = markup;
   }
@@ -410,7 +414,7 @@ function render({ model, el }) {
         node.replaceWith(fresh[i]);
       }
     });
-    parser.innerHTML = "";
+    parser.content.replaceChildren(); // not innerHTML = "": that starts the HTML parser for nothing
   }
 
   function isOwn(node) {
@@ -600,19 +604,24 @@ function render({ model, el }) {
 
   /** A shape (board-local viewBox units) for a place: used by rings and the notice mark. */
   function shapeFor(kind, r, c, r2, c2, inset) {
-    if (kind === "point") return svgEl("circle", { cx: c * UNIT, cy: r * UNIT, r: UNIT * 0.27 });
-    if (kind === "segment") return svgEl("line", { x1: c * UNIT, y1: r * UNIT, x2: c2 * UNIT, y2: r2 * UNIT });
-    return svgEl("rect", {
-      x: c * UNIT + inset, y: r * UNIT + inset, width: UNIT - 2 * inset, height: UNIT - 2 * inset, rx: 3,
-    });
+    return svgEl(kind === "point" ? "circle" : kind === "segment" ? "line" : "rect", shapeAttrs(kind, r, c, r2, c2, inset));
+  }
+
+  function shapeAttrs(kind, r, c, r2, c2, inset) {
+    if (kind === "point") return { cx: c * UNIT, cy: r * UNIT, r: UNIT * 0.27 };
+    if (kind === "segment") return { x1: c * UNIT, y1: r * UNIT, x2: c2 * UNIT, y2: r2 * UNIT };
+    return { x: c * UNIT + inset, y: r * UNIT + inset, width: UNIT - 2 * inset, height: UNIT - 2 * inset, rx: 3 };
   }
 
   // ------------------------------------------------------------------ focus ring and live region
   let focusRing = null;
   let focusedEl = null;
   let focusPreview = null; // the focused place's preview (grid.css shows it only while keys are in use)
+  let focusTimer = null; // draws a focus a click moved, unless an answer draws it first (see focusOn)
 
   function drawFocus() {
+    clearTimeout(focusTimer); // this draws what it would have
+    focusTimer = null;
     const oldRing = focusRing;
     focusRing = null;
     const [el, preview] = placeFocus(oldRing);
@@ -653,20 +662,20 @@ function render({ model, el }) {
     const board = boards.get(focus.board);
     if (!board) return [null, null];
     const [r, c, r2, c2] = focus.kind === "segment" ? segmentEnds() : [focus.r, focus.c, 0, 0];
-    const ring = svgEl("g", { class: "cl-focus-ring", "data-kind": focus.kind });
-    for (const part of ["cl-halo", "cl-ring"]) {
-      const shape = shapeFor(focus.kind, r, c, r2, c2, 2);
-      shape.setAttribute("class", part);
-      ring.append(shape);
-    }
     if (oldRing?.parentNode === board.overlay && oldRing.dataset.kind === focus.kind) {
       // Moved rather than drawn again: taking an element out of the picture costs more than a click's
-      // whole handling.
-      [...ring.children].forEach((shape, i) => patchAttributes(oldRing.children[i], shape));
+      // whole handling; and every redraw comes here, mostly with the focus where it was: nothing is built.
+      const attrs = Object.entries(shapeAttrs(focus.kind, r, c, r2, c2, 2));
+      for (const shape of oldRing.children) for (const [name, value] of attrs) setAttr(shape, name, String(value));
       focusRing = oldRing;
     } else {
-      board.overlay.append(ring);
-      focusRing = ring;
+      focusRing = svgEl("g", { class: "cl-focus-ring", "data-kind": focus.kind });
+      for (const part of ["cl-halo", "cl-ring"]) {
+        const shape = shapeFor(focus.kind, r, c, r2, c2, 2);
+        shape.setAttribute("class", part);
+        focusRing.append(shape);
+      }
+      board.overlay.append(focusRing);
     }
     const el = findTarget(board, focus.kind, r, c, r2, c2);
     return [el, previewFor(board, el)];
@@ -1048,7 +1057,8 @@ function render({ model, el }) {
     return { board, kind: "cell", at: [r, c], to: null, node: findCell(board, r, c) };
   }
 
-  function focusOn(found) {
+  /** Moves the focus to a place; `later`: draws it with Python's answer to a click (see CLICK_FOCUS_WAIT_MS). */
+  function focusOn(found, later = false) {
     if (!modesOf(found.board).includes(found.kind)) return;
     remember();
     focus.board = found.board.id;
@@ -1062,6 +1072,13 @@ function render({ model, el }) {
       [focus.r, focus.c] = found.at;
     }
     clampFocus(found.board);
+    if (later) {
+      focusTimer ??= setTimeout(guard(() => {
+        drawFocus();
+        updateToolbar();
+      }), CLICK_FOCUS_WAIT_MS);
+      return;
+    }
     drawFocus();
     updateToolbar();
   }
@@ -1163,7 +1180,7 @@ function render({ model, el }) {
     }
     const found = placeFromEvent(event);
     if (!found) return;
-    if (sendPlace(found.board, found.kind, found.at, found.to)) focusOn(found);
+    if (sendPlace(found.board, found.kind, found.at, found.to)) focusOn(found, true);
   }
 
   // ------------------------------------------------------------------ keyboard
@@ -1461,6 +1478,11 @@ function render({ model, el }) {
     // A notice that came with the new picture stays; an older one goes with the old picture.
     if (noticeChanged) showNotice(model.get("notice"));
     else if (svgChanged) hideNotice();
+    if (focusTimer !== null) {
+      // The answer was a notice alone (a refusal): the focus moved by the click is drawn with it.
+      drawFocus();
+      updateToolbar();
+    }
     svgChanged = false;
     noticeChanged = false;
   }
@@ -1549,6 +1571,7 @@ function render({ model, el }) {
 
   return () => {
     events.abort();
+    clearTimeout(focusTimer);
     resized.disconnect();
     model.off("change:svg", onSvg);
     model.off("change:patch", onSvg);
