@@ -361,27 +361,10 @@ def _turned_piece(cells: tuple[tuple[Cell, str], ...], turns: int) -> tuple[tupl
     return tuple(sorted(zip(moved, (code for _, code in cells), strict=True)))
 
 
+@cache  # card pieces are 1126 shapes, 4 turns each: every one is turned once at most
 def _turned_shape(cells: tuple[Cell, ...], turns: int) -> tuple[Cell, ...]:
     """Where each of `cells` goes when the shape is turned `turns` quarter turns clockwise (bounding box at 0,0)."""
-    turnings = _card_piece_turnings().get(cells)
-    return turnings[turns] if turnings is not None else _cached_turning(cells, turns)
-
-
-def _turning(cells: tuple[Cell, ...], turns: int) -> tuple[Cell, ...]:
     return tuple(orient(cells, Transform(turns)).values())
-
-
-_cached_turning = lru_cache(maxsize=1024)(_turning)  # shapes no card piece has (tests and content checks)
-
-
-@cache
-def _card_piece_turnings() -> dict[tuple[Cell, ...], tuple[tuple[Cell, ...], ...]]:
-    """Every piece a card can be cut into (each connected set of its cells, 1126 of them) turned each way,
-    made all at once on first use (some 50 ms): pieces turned one by one as they first came up cost a long
-    simulation more than all of its joins' other work."""
-    connected, _ = _connected_masks()
-    shapes = (tuple(_cells_of(mask)) for mask in sorted(connected))
-    return {shape: tuple(_turning(shape, turns) for turns in range(4)) for shape in shapes}
 
 
 JOIN_MARGIN = 4  # free rows above and columns beside a kingdom's cells in its bitmask: a turned piece spans 4
