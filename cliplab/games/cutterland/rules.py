@@ -20,7 +20,7 @@ import random
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, cached_property, lru_cache
-from itertools import compress, filterfalse
+from itertools import compress
 from typing import Any, ClassVar, cast
 
 from cliplab.engine import (
@@ -176,17 +176,36 @@ def bridge_action(side: str, row: int, col: int) -> Bridge:
 
 @dataclass(frozen=True, slots=True)
 class NextCard(ChanceNode):
-    """The next card off the shuffled deck to `seat`: each card not dealt yet equally likely. (UniformChoice
-    over the same deals draws the same; this one makes only the deal it draws.)"""
+    """The next card off the shuffled deck to `seat`: each card not `dealt` yet equally likely, the k-th of
+    them in deck order drawn as UniformChoice over them would (found by stepping past the dealt cards before
+    it, not by listing the deck afresh for every deal)."""
 
-    cards: tuple[int, ...]
+    dealt: frozenset[int]
     seat: int
 
     def draw(self, rng: random.Random) -> Action:
-        return deal_action(self.cards[rng.randrange(len(self.cards))], self.seat)
+        order, position = _deck_order()
+        k = rng.randrange(len(order) - len(self.dealt))
+        for gone in sorted(position[number] for number in self.dealt):
+            if gone > k:
+                break
+            k += 1
+        return deal_action(order[k], self.seat)
 
     def allows(self, event: Action) -> bool:
-        return isinstance(event, Deal) and event.seat == self.seat and event.card in self.cards
+        return (
+            isinstance(event, Deal)
+            and event.seat == self.seat
+            and event.card in deck()
+            and event.card not in self.dealt
+        )
+
+
+@cache
+def _deck_order() -> tuple[tuple[int, ...], dict[int, int]]:
+    """The deck's card numbers in order, and each one's place in it."""
+    order = tuple(deck())
+    return order, {number: place for place, number in enumerate(order)}
 
 
 # ----- cutting a card: the legal partitions, enumerated once -------------------------------------------
@@ -870,9 +889,8 @@ class Cutterland(State):
         if self.phase != "deal":
             return None
         # The next card off the shuffled deck, any card not dealt yet, equally likely, to the next seat.
-        dealt = {c for hand in self.hands for c in hand}
-        seat = len(dealt) % self.players
-        return NextCard(tuple(filterfalse(dealt.__contains__, deck())), seat)
+        dealt = frozenset(c for hand in self.hands for c in hand)
+        return NextCard(dealt, len(dealt) % self.players)
 
     # ----- legality -------------------------------------------------------------------------------
 
