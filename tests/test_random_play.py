@@ -226,6 +226,7 @@ def test_random_play(game: str, variant: str | None, players: int, seed: int) ->
         if _is_save_step(step):
             _check_saves(state, where)
         if state.is_over():
+            assert state.to_move() == (), f"{where}: the game is over but {state.to_move()} are to move"
             break
         movers = state.to_move()
         assert movers, f"{where}: the game is not over but nobody is to move"

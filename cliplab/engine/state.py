@@ -131,7 +131,9 @@ class State(ABC):
         # chosen one against them; search lists them again on clones. Cleared whenever the position changes.
         self._legal_memo: tuple[int, list[Action]] | None = None
         self._setup()
-        self._checkpoints: list[State] = [self._snapshot()]
+        # No snapshot of the start: a rewind that goes back before the first snapshot remakes the start from
+        # the config.
+        self._checkpoints: list[State] = []
         if settle:
             self._settle()
 
@@ -293,9 +295,10 @@ class State(ABC):
             raise IllegalAction("actions", action, f"an action is text or an Action, not {type(action).__name__}")
         if action.CHANCE:
             raise IllegalAction("chance", action, "chance events come from the game's seed; nobody chooses them")
-        if self.is_over():
-            raise IllegalAction("game over", action, "the game has ended")
         movers = self.to_move()
+        # Nobody is to move only at the end (chance has settled): the outcome is asked for only then.
+        if not movers and self.is_over():
+            raise IllegalAction("game over", action, "the game has ended")
         if player is None:
             if len(movers) != 1:
                 raise IllegalAction("turn order", action, f"players {list(movers)} decide now: say who acts")
@@ -364,7 +367,8 @@ class State(ABC):
             raise ValueError(f"this game's log has {len(self.log)} entries; cannot go back to {length}")
         entries = self.log[:length]
         checkpoints = [cp for cp in self._checkpoints if len(cp.log) <= length]
-        # A determinized sample keeps no snapshots of its past: it replays its log from the start.
+        # Before the first snapshot (and in a determinized sample, which keeps none), the log is replayed
+        # from the start.
         start = checkpoints[-1] if checkpoints else type(self)(self.config, settle=False)
         self._restore(start)
         self._checkpoints = checkpoints or start._checkpoints

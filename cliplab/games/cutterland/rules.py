@@ -17,11 +17,11 @@ shows (a monster letter, a token icon or "."). Token icons leave the cell when i
 from __future__ import annotations
 
 import random
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache, cached_property, lru_cache
+from functools import cache, cached_property, lru_cache, partial
 from itertools import compress
-from typing import Any, ClassVar, cast
+from typing import Any, ClassVar, TypeVar, cast
 
 from cliplab.engine import (
     CHANCE,
@@ -50,6 +50,9 @@ TOKEN_OF_ICON = {icon: name for icon, name in TOKENS.items()}
 SIDES = ("east", "south", "west", "north")
 STEP = {"east": (0, 1), "south": (1, 0), "west": (0, -1), "north": (-1, 0)}
 GAME_OVER = "every card is cut and the monsters have hunted"
+AROUND = tuple((dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc)  # 8 neighbours, reading order
+KRAKEN_PREY = frozenset(MONSTERS) - {"K"}  # what a kraken eats
+DRAGON_PREY = frozenset(MONSTERS) - {"D"}  # what a dragon eats
 
 
 # ----- actions ----------------------------------------------------------------------------------------
@@ -344,8 +347,13 @@ def _cells_of_piece(labels: tuple[int, ...], piece: int) -> tuple[Cell, ...]:
 
 
 def _printed_piece(card_number: int, labels: tuple[int, ...], piece: int) -> tuple[tuple[Cell, str], ...]:
+    return _printed(card_number, _cells_of_piece(labels, piece))
+
+
+def _printed(card_number: int, cells: tuple[Cell, ...]) -> tuple[tuple[Cell, str], ...]:
+    """Card cells with their codes as the card prints them."""
     printed = card(card_number).cells
-    return tuple((cell, printed[cell[0]][cell[1]]) for cell in _cells_of_piece(labels, piece))
+    return tuple((cell, printed[cell[0]][cell[1]]) for cell in cells)
 
 
 def cut_problem(labels: Sequence[int], pieces: int) -> str | None:
@@ -396,78 +404,146 @@ def join_action(row: int, col: int, turns: int) -> Join:
     return Join(row, col, turns)
 
 
-class _JoinsOfBits(list[Join]):
-    """The joins of one frame and one turn in the order of the bits that stand for their anchors (bit
-    row * width + col, counted from the frame's top-left), made as far as they have been asked for."""
+AnAction = TypeVar("AnAction", bound=Action)
 
-    def __init__(self, top: int, left: int, width: int, turns: int) -> None:
+
+class _ByBit(list[AnAction]):
+    """Actions for the bits of a frame (bit row * width + col, counted from its top-left), `made(row, col)`
+    giving each bit's actions (as many for every bit), listed in bit order as far as they have been asked
+    for: a legal list picks the ones it needs out of this list at C speed instead of making them."""
+
+    def __init__(self, top: int, left: int, width: int, made: Callable[[int, int], tuple[AnAction, ...]]) -> None:
         super().__init__()
-        self.top, self.left, self.width, self.turns = top, left, width, turns
+        self.top, self.left, self.width, self.made = top, left, width, made
+        self.per_bit = len(made(top, left))
 
-    def reaching(self, bits: int) -> _JoinsOfBits:
-        """This list, made at least `bits` long."""
-        if len(self) < bits:
-            top, left, width, turns = self.top, self.left, self.width, self.turns
-            self += [join_action(top + bit // width, left + bit % width, turns) for bit in range(len(self), bits)]
+    def reaching(self, bits: int) -> _ByBit[AnAction]:
+        """This list, made long enough for the first `bits` bits."""
+        made_bits = len(self) // self.per_bit
+        if made_bits < bits:
+            top, left, width, made = self.top, self.left, self.width, self.made
+            for bit in range(made_bits, bits):
+                self += made(top + bit // width, left + bit % width)
         return self
 
 
 @cache
-def _frame(top: int, left: int, width: int) -> tuple[_JoinsOfBits, ...]:
-    return tuple(_JoinsOfBits(top, left, width, turns) for turns in range(4))
+def _frame(top: int, left: int, width: int) -> tuple[_ByBit[Join], ...]:
+    """The joins of a frame, one list per turn, by the bit of their anchor."""
+    return tuple(_ByBit(top, left, width, partial(_one_join, turns=turns)) for turns in range(4))
 
 
-@lru_cache(maxsize=16384)  # the pieces of a card (1126) in the few frame widths kingdoms need
-def _bit_offsets(cells: tuple[Cell, ...], width: int) -> tuple[tuple[int, ...], ...]:
-    """For each turn of a piece, how far each of its cells lies from the anchor in a mask `width` wide."""
-    return tuple(tuple(r * width + c for r, c in _turned_shape(cells, turns)) for turns in range(4))
+def _one_join(row: int, col: int, turns: int) -> tuple[Join]:
+    return (join_action(row, col, turns),)
+
+
+@dataclass(frozen=True, eq=False)
+class _Form:
+    """A piece's shape (its card cells in reading order) with what joining it asks for, worked out once per
+    shape: the cells turned each way (in the order of `cells`), and where they land in reading order (each
+    turned cell with its index in `cells`)."""
+
+    cells: tuple[Cell, ...]
+    turnings: tuple[tuple[Cell, ...], ...]
+    landing: tuple[tuple[tuple[int, int, int], ...], ...]
+    _offsets: dict[int, tuple[tuple[int, ...], ...]]
+
+    def offsets(self, width: int) -> tuple[tuple[int, ...], ...]:
+        """For each turn, how far each cell lies from the anchor in a mask `width` wide."""
+        found = self._offsets.get(width)
+        if found is None:
+            found = self._offsets[width] = tuple(tuple(r * width + c for r, c in cells) for cells in self.turnings)
+        return found
+
+
+@cache  # card pieces are 1126 shapes
+def _form_of(cells: tuple[Cell, ...]) -> _Form:
+    turnings = tuple(_turned_shape(cells, turns) for turns in range(4))
+    landing = tuple(tuple(sorted((r, c, i) for i, (r, c) in enumerate(moved))) for moved in turnings)
+    return _Form(cells, turnings, landing, {})
 
 
 _BIT_FLAGS = bytes.maketrans(b"01", b"\0\1")  # binary digits to the bytes 0 and 1, false and true
 
 
-Land = tuple[int, int, int, int]
-"""A kingdom's cells as a bitmask in a frame: (top, left, width, mask), bit (row - top) * width + (col - left)
-set for each cell. Shifting the mask moves every cell at once, and set bits read from the lowest come in
-reading order. The frame is rounded so that few frames occur and each one's Join objects are found, not made;
-it leaves JOIN_MARGIN free rows above and columns beside the cells, so that no anchor falls outside it."""
+def _flags(bits: int) -> bytes:
+    """A byte per bit of `bits`, lowest first, 1 where the bit is set: selectors for itertools.compress."""
+    return bin(bits)[:1:-1].encode().translate(_BIT_FLAGS)
+
+
+Land = tuple[int, int, int, int, int, int, int]
+"""A kingdom's cells as a bitmask in a frame: (top, left, width, mask, first row, first column, last column),
+bit (row - top) * width + (col - left) set for each cell, with the rows and columns the cells reach. Shifting
+the mask moves every cell at once, and set bits read from the lowest come in reading order. The frame is
+rounded so that few frames occur and each one's Join objects are found, not made; it leaves JOIN_MARGIN free
+rows above and columns beside the cells, so that no anchor falls outside it."""
 
 
 def land_of(kingdom: Mapping[Cell, str]) -> Land:
     rows, cols = zip(*kingdom, strict=True) if kingdom else ((0,), (0,))
-    top = (min(rows) - JOIN_MARGIN) // FRAME_STEP * FRAME_STEP
-    left = (min(cols) - JOIN_MARGIN) // FRAME_STEP * FRAME_STEP
-    width = -(-(max(cols) + JOIN_MARGIN + 1 - left) // (2 * FRAME_STEP)) * 2 * FRAME_STEP
-    return top, left, width, sum(1 << ((r - top) * width + c - left) for r, c in kingdom)
+    first_row, first_col, last_col = min(rows), min(cols), max(cols)
+    top, left, width = _frame_of(first_row, first_col, last_col)
+    mask = sum(1 << ((r - top) * width + c - left) for r, c in kingdom)
+    return top, left, width, mask, first_row, first_col, last_col
+
+
+def _frame_of(first_row: int, first_col: int, last_col: int) -> tuple[int, int, int]:
+    """The top, left and width of the frame for cells from `first_row` down, between these columns."""
+    top = (first_row - JOIN_MARGIN) // FRAME_STEP * FRAME_STEP
+    left = (first_col - JOIN_MARGIN) // FRAME_STEP * FRAME_STEP
+    width = -(-(last_col + JOIN_MARGIN + 1 - left) // (2 * FRAME_STEP)) * 2 * FRAME_STEP
+    return top, left, width
 
 
 def _grown(land: Land, kingdom: Mapping[Cell, str], cells: Iterable[Cell]) -> Land:
-    """`land` with `cells` added (they are in `kingdom` already): in the same frame while they keep its
-    margins, else in a frame worked out afresh. The joins listed are the same in any frame."""
-    top, left, width, mask = land
+    """`land` with `cells` added (they are in `kingdom` already), as `land_of(kingdom)` gives it. A frame
+    only grows up and to the sides: the cells already in it move by one shift of the mask while its width
+    holds, and row by row when it widens."""
+    top, left, width, mask, first_row, first_col, last_col = land
     if not mask:
         return land_of(kingdom)
     for r, c in cells:
-        if r - top < JOIN_MARGIN or not JOIN_MARGIN <= c - left < width - JOIN_MARGIN:
-            return land_of(kingdom)
-        mask |= 1 << ((r - top) * width + c - left)
-    return top, left, width, mask
+        if r < first_row:
+            first_row = r
+        if c < first_col:
+            first_col = c
+        elif c > last_col:
+            last_col = c
+    new_top, new_left, new_width = _frame_of(first_row, first_col, last_col)
+    if new_width == width:
+        mask <<= (top - new_top) * width + left - new_left
+    else:
+        mask = _relaid(mask, width, new_width, (top - new_top) * new_width + left - new_left)
+    for r, c in cells:
+        mask |= 1 << ((r - new_top) * new_width + c - new_left)
+    return new_top, new_left, new_width, mask, first_row, first_col, last_col
+
+
+def _relaid(mask: int, width: int, new_width: int, shift: int) -> int:
+    """`mask`'s rows of `width` bits laid `new_width` bits apart instead, the first one `shift` bits on."""
+    row = (1 << width) - 1
+    laid = 0
+    while mask:
+        laid |= (mask & row) << shift
+        mask >>= width
+        shift += new_width
+    return laid
 
 
 def joins(kingdom: Mapping[Cell, str], piece: Sequence[tuple[Cell, str]]) -> list[Join]:
     """Every legal way to join `piece` (card cells with codes) to `kingdom`, in a fixed order: by turns,
     then by the anchor's row and column."""
-    return _joins_to(land_of(kingdom), tuple(cell for cell, _ in piece))
+    return _joins_to(land_of(kingdom), _form_of(tuple(cell for cell, _ in piece)))
 
 
-def _joins_to(land: Land, shape: tuple[Cell, ...]) -> list[Join]:
-    """`joins` of a piece of this shape to the kingdom `land` stands for."""
-    top, left, width, mask = land
+def _joins_to(land: Land, form: _Form) -> list[Join]:
+    """`joins` of a piece of this form to the kingdom `land` stands for."""
+    top, left, width, mask, _, _, _ = land
     if not mask:
         return [join_action(0, 0, turns) for turns in range(4)]
     frontier = (mask << 1 | mask >> 1 | mask << width | mask >> width) & ~mask
     found: list[Join] = []
-    for by_bit, offsets in zip(_frame(top, left, width), _bit_offsets(shape, width), strict=True):
+    for by_bit, offsets in zip(_frame(top, left, width), form.offsets(width), strict=True):
         # Anchors putting some piece cell on the frontier, less those putting one on the kingdom.
         touching = overlapping = 0
         for offset in offsets:
@@ -475,23 +551,19 @@ def _joins_to(land: Land, shape: tuple[Cell, ...]) -> list[Join]:
             overlapping |= mask >> offset
         # The anchors' bits, lowest first, as a byte per bit (1 where set): the joins they pick out of the
         # frame's are taken without a Python loop.
-        flags = bin(touching & ~overlapping)[:1:-1].encode().translate(_BIT_FLAGS)
+        flags = _flags(touching & ~overlapping)
         found.extend(compress(by_bit.reaching(len(flags)), flags))
     return found
 
 
-def _shape(piece: Sequence[tuple[Cell, str]]) -> tuple[Cell, ...]:
-    return next(zip(*piece, strict=True))
-
-
-def _joins_ok(kingdom: Mapping[Cell, str], shape: tuple[Cell, ...], join: Join) -> bool:
-    """Whether `join` is one of the joins of a piece of this shape, found without listing them."""
+def _joins_ok(kingdom: Mapping[Cell, str], form: _Form, join: Join) -> bool:
+    """Whether `join` is one of the joins of a piece of this form, found without listing them."""
     if not 0 <= join.turns <= 3:
         return False
     if not kingdom:
         return join.row == 0 and join.col == 0
     row, col = join.row, join.col
-    cells = [(row + r, col + c) for r, c in _turned_shape(shape, join.turns)]
+    cells = [(row + r, col + c) for r, c in form.turnings[join.turns]]
     if any(cell in kingdom for cell in cells):
         return False
     return any(near in kingdom for r, c in cells for near in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)))
@@ -540,47 +612,62 @@ class Kingdom:
     def _region_of_cell(self) -> dict[Cell, tuple[Cell, ...]]:
         return {cell: region for region in self._regions for cell in region}
 
+    @cached_property
+    def _region_monsters(self) -> tuple[tuple[int, tuple[tuple[Cell, str], ...]], ...]:
+        """Each region's size and its monsters (cell, letter), for the regions that hold any: the score
+        reads only these, and most cells hold none."""
+        cells = self.cells
+        found = []
+        for region in self._regions:
+            monsters = tuple((cell, cells[cell][1]) for cell in region if cells[cell][1] != NOTHING)
+            if monsters:
+                found.append((len(region), monsters))
+        return tuple(found)
+
     def kraken_reach(self, kraken: Cell) -> list[Cell]:
         """Kingdom cells a kraken reaches: its 8 neighbours unless walled off, and cells bridged to it."""
         r, c = kraken
+        cells, walls = self.cells, self.walls
         reach = []
-        for dr in (-1, 0, 1):
-            for dc in (-1, 0, 1):
-                target = (r + dr, c + dc)
-                if target == kraken or target not in self.cells:
-                    continue
+        for dr, dc in AROUND:
+            target = (r + dr, c + dc)
+            if target not in cells:
+                continue
+            if walls:
                 if dr == 0 or dc == 0:
-                    open_way = pair(kraken, target) not in self.walls
+                    open_way = pair(kraken, target) not in walls
                 else:
                     # Diagonal: open unless both two-step routes (via the row, via the column) cross a wall.
                     open_way = any(
-                        pair(kraken, middle) not in self.walls and pair(middle, target) not in self.walls
+                        pair(kraken, middle) not in walls and pair(middle, target) not in walls
                         for middle in ((r + dr, c), (r, c + dc))
                     )
-                if open_way:
-                    reach.append(target)
+                if not open_way:
+                    continue
+            reach.append(target)
+        if not self.bridges:
+            return reach  # in reading order already, as AROUND is
         reach.extend(b if a == kraken else a for a, b in self.bridges if kraken in (a, b))
         return sorted(set(reach))
 
     def kraken_catch(self) -> frozenset[Cell]:
         """The monsters the krakens eat, all at once (each counted once): not krakens, not towered."""
+        cells, towers = self.cells, self.towers
         eaten: set[Cell] = set()
-        for kraken in self.cells:
-            if self.cells[kraken][1] == "K":
+        for kraken, code in cells.items():
+            if code[1] == "K":
                 eaten.update(
-                    cell
-                    for cell in self.kraken_reach(kraken)
-                    if self.monster(cell) and self.monster(cell) != "K" and cell not in self.towers
+                    cell for cell in self.kraken_reach(kraken) if cells[cell][1] in KRAKEN_PREY and cell not in towers
                 )
         return frozenset(eaten)
 
     def prey(self, dragon: Cell, eaten: Iterable[Cell]) -> list[Cell]:
         """What a dragon may eat: a monster of its own region, not a dragon, not towered, not eaten yet."""
-        gone = set(eaten)
+        gone, cells, towers = set(eaten), self.cells, self.towers
         return [
             cell
-            for cell in self.region_of(dragon)
-            if self.monster(cell) not in ("", "D") and cell not in self.towers and cell not in gone
+            for cell in self._region_of_cell[dragon]
+            if cells[cell][1] in DRAGON_PREY and cell not in towers and cell not in gone
         ]
 
     def dragons(self) -> list[Cell]:
@@ -596,32 +683,49 @@ def _regions_of(
 ) -> tuple[tuple[Cell, ...], ...]:
     """A kingdom's regions (see Kingdom.regions), kept for the kingdoms last asked about: the hunt, the
     dragons' choices and the score all ask about the same finished kingdoms."""
-    # One flood fill over the whole kingdom, each region grown from its first cell in reading order:
-    # the regions come out in order, each held as a sorted tuple. A cell leaves `unclaimed` when a region
-    # takes it, so one lookup tells both whether it is free and whether its terrain matches.
-    unclaimed = {cell: code[0] for cell, code in codes}
-    bridged: dict[Cell, list[Cell]] = {}
+    # One pass in reading order: a cell takes the region of the cell above it or to its left when it meets
+    # one (same terrain, no wall between), or starts a region. Two regions that meet at a cell, or at a
+    # bridge, are merged into the older one. Gathering the cells in reading order then gives each region in
+    # order and the regions in the order of their first cells, with no sorting.
+    terrain_of = {cell: code[0] for cell, code in codes}
+    in_order = sorted(terrain_of)
+    group: dict[Cell, int] = {}
+    merged_into: list[int] = []  # a region's number -> the older region it joined (itself if none)
+
+    def root(number: int) -> int:
+        while merged_into[number] != number:
+            number = merged_into[number]
+        return number
+
+    def meet(a: int, b: int) -> int:
+        a, b = root(a), root(b)
+        if a != b:
+            a, b = min(a, b), max(a, b)
+            merged_into[b] = a
+        return a
+
+    for cell in in_order:
+        terrain = terrain_of[cell]
+        above, _, _, left = _sides_of(cell)
+        number = -1
+        if terrain_of.get(above) == terrain and not (walls and (above, cell) in walls):
+            number = group[above]
+        if terrain_of.get(left) == terrain and not (walls and (left, cell) in walls):
+            number = group[left] if number < 0 else meet(number, group[left])
+        if number < 0:
+            number = len(merged_into)
+            merged_into.append(number)
+        group[cell] = number
     for a, b in bridges:
-        bridged.setdefault(a, []).append(b)
-        bridged.setdefault(b, []).append(a)
-    found: list[tuple[Cell, ...]] = []
-    for start in sorted(unclaimed):
-        terrain = unclaimed.pop(start, None)
-        if terrain is None:
-            continue
-        region, todo = [start], [start]
-        while todo:
-            cell = todo.pop()
-            for near in (*_sides_of(cell), *bridged.get(cell, ())) if bridged else _sides_of(cell):
-                if unclaimed.get(near) != terrain:
-                    continue
-                if walls and ((near, cell) if near < cell else (cell, near)) in walls:
-                    continue
-                del unclaimed[near]
-                region.append(near)
-                todo.append(near)
-        found.append(tuple(sorted(region)))
-    return tuple(found)
+        if a in group and b in group and terrain_of[a] == terrain_of[b]:
+            meet(group[a], group[b])
+    regions: dict[int, list[Cell]] = {}
+    for cell in in_order:
+        number = group[cell]
+        if merged_into[number] != number:
+            number = root(number)
+        regions.setdefault(number, []).append(cell)
+    return tuple(tuple(region) for region in regions.values())
 
 
 @dataclass(frozen=True)
@@ -701,17 +805,16 @@ def score_lines(kingdom: Kingdom, caught: Iterable[Cell], eaten: Iterable[Cell],
     """The points of each of SCORE_LINES: `caught` are the krakens' catches, `eaten` every eaten monster."""
     caught = set(caught)
     gone = caught | set(eaten)
-    cells = kingdom.cells
-    goblins = centaurs = pairs = 0
+    goblins = centaurs = pairs = turtles = frogs = 0
     # A kingdom cell shows a monster letter or "."; counting letters needs no lookup of which is which.
-    for region in kingdom._regions:
-        alive = [cells[cell][1] for cell in region if cell not in gone]
+    for size, monsters in kingdom._region_monsters:
+        alive = [letter for cell, letter in monsters if cell not in gone]
         goblins += GOBLIN_POINTS[min(alive.count("G"), 4)]
-        centaurs += len(region) if "C" in alive else 0
+        centaurs += size if "C" in alive else 0
         pairs += 7 if alive.count("D") == 2 else 0
-    living = [code[1] for cell, code in cells.items() if cell not in gone]
-    turtles = TURTLE_POINTS.get(living.count("T"), 0)
-    return [2 * len(caught), goblins, centaurs, pairs, turtles, -2 * living.count("F"), kept]
+        turtles += alive.count("T")
+        frogs += alive.count("F")
+    return [2 * len(caught), goblins, centaurs, pairs, TURTLE_POINTS.get(turtles, 0), -2 * frogs, kept]
 
 
 def predicted_hunt(kingdom: Kingdom) -> tuple[frozenset[Cell], list[tuple[Cell, Cell]]]:
@@ -732,12 +835,34 @@ def predicted_hunt(kingdom: Kingdom) -> tuple[frozenset[Cell], list[tuple[Cell, 
 
 @dataclass(frozen=True)
 class _TokenSpots:
-    """Where a kingdom can take a token: `actions` in the order legal lists give them, the kind (an index
-    into TOKEN_KINDS) of each, and the index of each by (kind, the cell or pair of cells it takes)."""
+    """Where a kingdom can take a token, as bits of its land's frame (see Land): `towers` are its cells with
+    a monster; `walls` and `bridges` (east, then south) its cells with a kingdom cell next to them that way,
+    and with a cell of their own terrain one beyond. Legal lists give the towers in reading order, then for
+    east and then for south each cell's wall before its bridge, the cells in reading order."""
 
-    actions: tuple[Action, ...]
-    kinds: bytes
-    index: dict[tuple[str, Any], int]
+    top: int
+    left: int
+    width: int
+    towers: int
+    walls: tuple[int, int]
+    bridges: tuple[int, int]
+
+    @cached_property
+    def _listed(self) -> tuple[tuple[Action, ...], bytes]:
+        """Every placement in the order legal lists give them, and the kind (an index into TOKEN_KINDS) of each."""
+        tower_list, *side_lists = _token_frame(self.top, self.left, self.width)
+        flags = _flags(self.towers)
+        actions = list(compress(tower_list.reaching(len(flags)), flags))
+        kinds = bytearray(len(actions))  # towers are kind 0
+        for by_bit, walls, bridges in zip(side_lists, self.walls, self.bridges, strict=True):
+            wall_flags, bridge_flags = _flags(walls), _flags(bridges)
+            bits = max(len(wall_flags), len(bridge_flags))
+            both = bytearray(2 * bits)  # each bit's wall, then its bridge, as the side's list holds them
+            both[0::2] = wall_flags.ljust(bits, b"\0")
+            both[1::2] = bridge_flags.ljust(bits, b"\0")
+            actions += compress(by_bit.reaching(bits), both)
+            kinds += bytes(compress(b"\1\2" * bits, both))
+        return tuple(actions), bytes(kinds)
 
     @cached_property
     def _of_kinds(self) -> dict[tuple[bool, ...], bytearray]:
@@ -745,54 +870,75 @@ class _TokenSpots:
 
     def open_to(self, held: Mapping[str, int], placed: Mapping[str, Collection[Any]]) -> list[Action]:
         """The placements of the kinds still `held`, less the spots taken already (`placed` by kind)."""
+        actions, kinds = self._listed
         wanted = tuple(held[kind] > 0 for kind in TOKEN_KINDS)
         flags = self._of_kinds.get(wanted)
         if flags is None:
-            flags = self._of_kinds[wanted] = bytearray(wanted[kind] for kind in self.kinds)
-        taken = [self.index[kind, spot] for kind, spots in placed.items() if held[kind] for spot in spots]
+            flags = self._of_kinds[wanted] = bytearray(wanted[kind] for kind in kinds)
+        taken = [self.position(kind, spot) for kind, spots in placed.items() if held[kind] for spot in spots]
         if not taken:
-            return list(compress(self.actions, flags))
+            return list(compress(actions, flags))
         flags = flags.copy()
         for k in taken:
-            flags[k] = 0
-        return list(compress(self.actions, flags))
+            if k is not None:
+                flags[k] = 0
+        return list(compress(actions, flags))
+
+    def position(self, kind: str, spot: Any) -> int | None:
+        """Where placing `kind` on `spot` (a cell for a tower, two cells west to east or north to south
+        else) stands among the kingdom's placements, or None if the kingdom has no such spot."""
+        cell = spot if kind == "tower" else spot[0]
+        r, c = cell
+        col = c - self.left
+        if r < self.top or not 0 <= col < self.width:
+            return None
+        bit = (r - self.top) * self.width + col
+        below = (1 << bit) - 1
+        if kind == "tower":
+            return (self.towers & below).bit_count() if self.towers >> bit & 1 else None
+        reach = 1 if kind == "wall" else 2
+        side = SPOT_SIDES.get((spot[1][0] - r, spot[1][1] - c, reach))
+        if side is None:
+            return None
+        walls, bridges = self.walls[side], self.bridges[side]
+        if not (walls if kind == "wall" else bridges) >> bit & 1:
+            return None
+        place = self.towers.bit_count() + (walls & below).bit_count() + (bridges & below).bit_count()
+        if side == 1:
+            place += self.walls[0].bit_count() + self.bridges[0].bit_count()
+        return place + 1 if kind == "bridge" and walls >> bit & 1 else place
+
+
+SPOT_SIDES = {(0, 1, 1): 0, (1, 0, 1): 1, (0, 2, 2): 0, (2, 0, 2): 1}  # (rows, cols, reach) to east 0, south 1
 
 
 @cache
-def _spots_beside(cell: Cell) -> tuple[tuple[Cell, Cell, tuple[str, Pair], Wall, tuple[str, Pair], Bridge], ...]:
-    """For each of east and south: the next cell, the one beyond, and the keys and actions of a wall to the
-    next and a bridge to the one beyond, made once per cell as _sides_of is."""
-    r, c = cell
-    beside = []
-    for side, heading in (("east", 1), ("south", 2)):  # places in _sides_of's north, east, south, west
-        near = _sides_of(cell)[heading]
-        far = _sides_of(near)[heading]
-        wall, bridge = wall_action(side, r, c), bridge_action(side, r, c)
-        beside.append((near, far, ("wall", (cell, near)), wall, ("bridge", (cell, far)), bridge))
-    return tuple(beside)
+def _token_frame(top: int, left: int, width: int) -> tuple[_ByBit[Action], _ByBit[Action], _ByBit[Action]]:
+    """The token placements of a frame by the bit of their cell: towers; east walls and bridges; south ones."""
+    return (
+        _ByBit(top, left, width, lambda r, c: (tower_action(r, c),)),
+        _ByBit(top, left, width, lambda r, c: (wall_action("east", r, c), bridge_action("east", r, c))),
+        _ByBit(top, left, width, lambda r, c: (wall_action("south", r, c), bridge_action("south", r, c))),
+    )
 
 
-def _token_spots(codes: Mapping[Cell, str]) -> _TokenSpots:
-    """Where a kingdom with these cells can take a token. A kingdom does not change while its tokens are
-    placed, so this is worked out once per kingdom, when its seat begins to place."""
-    in_order = sorted(codes)
-    keys: list[tuple[str, Any]] = [("tower", cell) for cell in in_order if codes[cell][1] in MONSTERS]
-    actions: list[Action] = [tower_action(*cell) for _, cell in keys]
-    kinds = bytearray(len(keys))  # towers are kind 0
-    beside = [(codes[cell][0], _spots_beside(cell)) for cell in in_order]
-    for side in (0, 1):
-        for terrain, spots in beside:
-            near, far, wall_key, wall, bridge_key, bridge = spots[side]
-            if near in codes:
-                keys.append(wall_key)
-                actions.append(wall)
-                kinds.append(1)
-            beyond = codes.get(far)
-            if beyond is not None and beyond[0] == terrain:
-                keys.append(bridge_key)
-                actions.append(bridge)
-                kinds.append(2)
-    return _TokenSpots(tuple(actions), bytes(kinds), dict(zip(keys, range(len(keys)), strict=True)))
+def _token_spots(codes: Mapping[Cell, str], land: Land) -> _TokenSpots:
+    """Where a kingdom with these cells (`land` in its frame) can take a token. A kingdom does not change
+    while its tokens are placed, so this is worked out once per kingdom, when its seat begins to place."""
+    top, left, width, mask, _, _, _ = land
+    terrains = dict.fromkeys(TERRAINS, 0)
+    monsters = 0
+    for (r, c), code in codes.items():
+        bit = 1 << ((r - top) * width + c - left)
+        terrains[code[0]] |= bit
+        if code[1] in MONSTERS:
+            monsters |= bit
+    # The frame's margins keep a shift by one or two cells inside a row: no cell meets one in the next row.
+    east = south = 0
+    for same in terrains.values():
+        east |= same & same >> 2
+        south |= same & same >> 2 * width
+    return _TokenSpots(top, left, width, monsters, (mask & mask >> 1, mask & mask >> width), (east, south))
 
 
 # ----- the game ---------------------------------------------------------------------------------------
@@ -802,8 +948,9 @@ class Cutterland(State):
     """A game of Cutterland. Phases: deal, cut, take, join, tokens, dragons, over."""
 
     CODEC: ClassVar[ActionCodec] = ActionCodec(Deal, Cut, Take, Join, Tower, Wall, Bridge, Keep, Feed)
-    # A game is about a hundred log entries: a snapshot every 64 keeps copying rare and a rewind short.
-    CHECKPOINT_EVERY: ClassVar[int] = 64
+    # A game is 85 (3 players) to 140 (4 players) log entries: a snapshot beyond the start costs a game as
+    # much as two dozen of its actions, and a rewind that replays up to 127 entries still takes about 2 ms.
+    CHECKPOINT_EVERY: ClassVar[int] = 128
 
     def _setup(self) -> None:
         n = self.players
@@ -817,6 +964,7 @@ class Cutterland(State):
         self.pick_order: list[int] = []
         self.picks_made = 0
         self.holding: tuple[tuple[Cell, str], ...] = ()  # the piece being joined, in card cells
+        self.held: _Form | None = None  # the form of the piece being joined
         self.kingdoms: list[dict[Cell, str]] = [{} for _ in range(n)]
         self.lands: list[Land] = [land_of({})] * n  # each kingdom as joins() reads it, kept as it grows
         self.tokens: list[dict[str, int]] = [dict.fromkeys(TOKEN_KINDS, 0) for _ in range(n)]
@@ -835,7 +983,7 @@ class Cutterland(State):
 
     # What the rules keep only to answer faster: worked out from the other fields, so no part of the game's
     # data (equality, fingerprints).
-    DERIVED: ClassVar[frozenset[str]] = frozenset({"lands", "placing_spots", "hunted"})
+    DERIVED: ClassVar[frozenset[str]] = frozenset({"lands", "held", "placing_spots", "hunted"})
 
     def _data(self) -> dict[str, Any]:
         return {key: value for key, value in super()._data().items() if key not in self.DERIVED}
@@ -869,6 +1017,12 @@ class Cutterland(State):
     def picker(self) -> int:
         return self.pick_order[self.picks_made]
 
+    def _held(self) -> _Form:
+        """The form of the piece being joined, made from `holding` if this copy came without it."""
+        if self.held is None:
+            self.held = _form_of(tuple(cell for cell, _ in self.holding))
+        return self.held
+
     def piece_on_table(self, piece: int) -> list[tuple[Cell, str]]:
         """A piece of the card being cut, with its codes as printed (token icons still on it)."""
         return list(_printed_piece(self.cut_card, self.cut_labels, piece))
@@ -878,7 +1032,7 @@ class Cutterland(State):
         if phase == "cut":
             return (self.cutter,)
         if phase in ("take", "join"):
-            return (self.picker(),)
+            return (self.pick_order[self.picks_made],)  # self.picker(), without the call: asked for on every step
         if phase == "tokens":
             return (self.placing,)
         if phase == "dragons":
@@ -902,7 +1056,7 @@ class Cutterland(State):
             return [TAKES[piece] for piece in self.pieces_left]
         if phase == "join":
             # A fresh list of Join objects, handed out as the list of Actions it is.
-            return cast(list[Action], _joins_to(self.lands[player], _shape(self.holding)))
+            return cast(list[Action], _joins_to(self.lands[player], self._held()))
         if phase == "tokens":
             return [*self.token_placements(player), KEEP]
         dragon = self.hungry[0][1]
@@ -931,7 +1085,7 @@ class Cutterland(State):
                 and action.labels() in _partition_set(self.pieces_per_card)
             )
         if isinstance(action, Join) and self.phase == "join" and type(action.turns) is int:
-            return _joins_ok(self.kingdoms[player], _shape(self.holding), action)
+            return _joins_ok(self.kingdoms[player], self._held(), action)
         if self.phase == "tokens" and isinstance(action, Tower | Wall | Bridge | Keep):
             return self._may_place(player, action)
         return action in self._legal(player)
@@ -954,14 +1108,14 @@ class Cutterland(State):
             return False
         return (
             self.tokens[seat][kind] > 0
-            and (kind, spot) in self._spots(seat).index
+            and self._spots(seat).position(kind, spot) is not None
             and spot not in self._placed(seat)[kind]
         )
 
     def _spots(self, seat: int) -> _TokenSpots:
         if seat == self.placing and self.phase == "tokens" and self.placing_spots is not None:
             return self.placing_spots
-        return _token_spots(self.kingdoms[seat])
+        return _token_spots(self.kingdoms[seat], self.lands[seat])
 
     def _placed(self, seat: int) -> dict[str, set[Any]]:
         return {"tower": self.towers[seat], "wall": self.walls[seat], "bridge": self.bridges[seat]}
@@ -996,7 +1150,8 @@ class Cutterland(State):
         elif isinstance(action, Cut):
             self._cut(player, action)
         elif isinstance(action, Take):
-            self.holding = _printed_piece(self.cut_card, self.cut_labels, action.piece)
+            shape = _cells_of_piece(self.cut_labels, action.piece)
+            self.holding, self.held = _printed(self.cut_card, shape), _form_of(shape)
             self.pieces_left.remove(action.piece)
             for _, code in self.holding:
                 if code[1] in TOKENS:
@@ -1006,13 +1161,14 @@ class Cutterland(State):
             kingdom, row, col = self.kingdoms[player], action.row, action.col
             cells = []
             # In reading order of the cells it lands on, as joined_cells lists them; token icons stay behind.
-            moved = _turned_shape(_shape(self.holding), action.turns % 4)
-            for (r, c), (_, code) in sorted(zip(moved, self.holding, strict=True)):
+            holding = self.holding
+            for r, c, index in self._held().landing[action.turns % 4]:
+                code = holding[index][1]
                 cell = (row + r, col + c)
                 kingdom[cell] = code if code[1] in MONSTERS else code[0] + NOTHING
                 cells.append(cell)
             self.lands[player] = _grown(self.lands[player], kingdom, cells)
-            self.holding = ()
+            self.holding, self.held = (), None
             self._after_join()
         elif isinstance(action, Keep):
             self._next_placer(player + 1)
@@ -1071,7 +1227,7 @@ class Cutterland(State):
         for candidate in range(seat, self.players):
             if any(self.tokens[candidate].values()):
                 self.placing = candidate
-                self.placing_spots = _token_spots(self.kingdoms[candidate])
+                self.placing_spots = _token_spots(self.kingdoms[candidate], self.lands[candidate])
                 self.phase = "tokens"
                 return
         self._hunt()
