@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache, cached_property, lru_cache, partial
+from functools import cache, cached_property, lru_cache
 from itertools import compress
 from typing import Any, ClassVar, TypeVar, cast
 
@@ -408,33 +408,30 @@ AnAction = TypeVar("AnAction", bound=Action)
 
 
 class _ByBit(list[AnAction]):
-    """Actions for the bits of a frame (bit row * width + col, counted from its top-left), `made(row, col)`
-    giving each bit's actions (as many for every bit), listed in bit order as far as they have been asked
-    for: a legal list picks the ones it needs out of this list at C speed instead of making them."""
+    """Actions for the bits of a frame (bit row * width + col, counted from its top-left), `per_bit` for
+    each bit, in bit order, made as far as they have been asked for (`made` makes those of a range of bits):
+    a legal list picks the ones it needs out of this list at C speed instead of making them."""
 
-    def __init__(self, top: int, left: int, width: int, made: Callable[[int, int], tuple[AnAction, ...]]) -> None:
+    def __init__(self, per_bit: int, made: Callable[[range], list[AnAction]]) -> None:
         super().__init__()
-        self.top, self.left, self.width, self.made = top, left, width, made
-        self.per_bit = len(made(top, left))
+        self.per_bit, self.made = per_bit, made
 
     def reaching(self, bits: int) -> _ByBit[AnAction]:
         """This list, made long enough for the first `bits` bits."""
         made_bits = len(self) // self.per_bit
         if made_bits < bits:
-            top, left, width, made = self.top, self.left, self.width, self.made
-            for bit in range(made_bits, bits):
-                self += made(top + bit // width, left + bit % width)
+            self += self.made(range(made_bits, bits))
         return self
 
 
 @cache
 def _frame(top: int, left: int, width: int) -> tuple[_ByBit[Join], ...]:
     """The joins of a frame, one list per turn, by the bit of their anchor."""
-    return tuple(_ByBit(top, left, width, partial(_one_join, turns=turns)) for turns in range(4))
 
+    def joins_turned(turns: int) -> Callable[[range], list[Join]]:
+        return lambda bits: [join_action(top + bit // width, left + bit % width, turns) for bit in bits]
 
-def _one_join(row: int, col: int, turns: int) -> tuple[Join]:
-    return (join_action(row, col, turns),)
+    return tuple(_ByBit(1, joins_turned(turns)) for turns in range(4))
 
 
 @dataclass(frozen=True, eq=False)
@@ -915,11 +912,17 @@ SPOT_SIDES = {(0, 1, 1): 0, (1, 0, 1): 1, (0, 2, 2): 0, (2, 0, 2): 1}  # (rows, 
 @cache
 def _token_frame(top: int, left: int, width: int) -> tuple[_ByBit[Action], _ByBit[Action], _ByBit[Action]]:
     """The token placements of a frame by the bit of their cell: towers; east walls and bridges; south ones."""
-    return (
-        _ByBit(top, left, width, lambda r, c: (tower_action(r, c),)),
-        _ByBit(top, left, width, lambda r, c: (wall_action("east", r, c), bridge_action("east", r, c))),
-        _ByBit(top, left, width, lambda r, c: (wall_action("south", r, c), bridge_action("south", r, c))),
-    )
+
+    def cells(bits: range) -> list[Cell]:
+        return [(top + bit // width, left + bit % width) for bit in bits]
+
+    def towers(bits: range) -> list[Action]:
+        return [tower_action(r, c) for r, c in cells(bits)]
+
+    def sides(side: str) -> Callable[[range], list[Action]]:
+        return lambda bits: [made(side, r, c) for r, c in cells(bits) for made in (wall_action, bridge_action)]
+
+    return _ByBit(1, towers), _ByBit(2, sides("east")), _ByBit(2, sides("south"))
 
 
 def _token_spots(codes: Mapping[Cell, str], land: Land) -> _TokenSpots:
