@@ -17,11 +17,11 @@ shows (a monster letter, a token icon or "."). Token icons leave the cell when i
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, cached_property, lru_cache
 from itertools import compress
-from typing import Any, ClassVar, TypeVar, cast
+from typing import Any, ClassVar, cast
 
 from cliplab.engine import (
     CHANCE,
@@ -404,34 +404,25 @@ def join_action(row: int, col: int, turns: int) -> Join:
     return Join(row, col, turns)
 
 
-AnAction = TypeVar("AnAction", bound=Action)
+class _JoinsOfBits(list[Join]):
+    """The joins of one frame and one turn in the order of the bits that stand for their anchors (bit
+    row * width + col, counted from the frame's top-left), made as far as they have been asked for."""
 
-
-class _ByBit(list[AnAction]):
-    """Actions for the bits of a frame (bit row * width + col, counted from its top-left), `per_bit` for
-    each bit, in bit order, made as far as they have been asked for (`made` makes those of a range of bits):
-    a legal list picks the ones it needs out of this list at C speed instead of making them."""
-
-    def __init__(self, per_bit: int, made: Callable[[range], list[AnAction]]) -> None:
+    def __init__(self, top: int, left: int, width: int, turns: int) -> None:
         super().__init__()
-        self.per_bit, self.made = per_bit, made
+        self.top, self.left, self.width, self.turns = top, left, width, turns
 
-    def reaching(self, bits: int) -> _ByBit[AnAction]:
-        """This list, made long enough for the first `bits` bits."""
-        made_bits = len(self) // self.per_bit
-        if made_bits < bits:
-            self += self.made(range(made_bits, bits))
+    def reaching(self, bits: int) -> _JoinsOfBits:
+        """This list, made at least `bits` long."""
+        if len(self) < bits:
+            top, left, width, turns = self.top, self.left, self.width, self.turns
+            self += [join_action(top + bit // width, left + bit % width, turns) for bit in range(len(self), bits)]
         return self
 
 
 @cache
-def _frame(top: int, left: int, width: int) -> tuple[_ByBit[Join], ...]:
-    """The joins of a frame, one list per turn, by the bit of their anchor."""
-
-    def joins_turned(turns: int) -> Callable[[range], list[Join]]:
-        return lambda bits: [join_action(top + bit // width, left + bit % width, turns) for bit in bits]
-
-    return tuple(_ByBit(1, joins_turned(turns)) for turns in range(4))
+def _frame(top: int, left: int, width: int) -> tuple[_JoinsOfBits, ...]:
+    return tuple(_JoinsOfBits(top, left, width, turns) for turns in range(4))
 
 
 @dataclass(frozen=True, eq=False)
@@ -461,11 +452,6 @@ def _form_of(cells: tuple[Cell, ...]) -> _Form:
 
 
 _BIT_FLAGS = bytes.maketrans(b"01", b"\0\1")  # binary digits to the bytes 0 and 1, false and true
-
-
-def _flags(bits: int) -> bytes:
-    """A byte per bit of `bits`, lowest first, 1 where the bit is set: selectors for itertools.compress."""
-    return bin(bits)[:1:-1].encode().translate(_BIT_FLAGS)
 
 
 Land = tuple[int, int, int, int, int, int, int]
@@ -548,7 +534,7 @@ def _joins_to(land: Land, form: _Form) -> list[Join]:
             overlapping |= mask >> offset
         # The anchors' bits, lowest first, as a byte per bit (1 where set): the joins they pick out of the
         # frame's are taken without a Python loop.
-        flags = _flags(touching & ~overlapping)
+        flags = bin(touching & ~overlapping)[:1:-1].encode().translate(_BIT_FLAGS)
         found.extend(compress(by_bit.reaching(len(flags)), flags))
     return found
 
@@ -832,34 +818,12 @@ def predicted_hunt(kingdom: Kingdom) -> tuple[frozenset[Cell], list[tuple[Cell, 
 
 @dataclass(frozen=True)
 class _TokenSpots:
-    """Where a kingdom can take a token, as bits of its land's frame (see Land): `towers` are its cells with
-    a monster; `walls` and `bridges` (east, then south) its cells with a kingdom cell next to them that way,
-    and with a cell of their own terrain one beyond. Legal lists give the towers in reading order, then for
-    east and then for south each cell's wall before its bridge, the cells in reading order."""
+    """Where a kingdom can take a token: `actions` in the order legal lists give them, the kind (an index
+    into TOKEN_KINDS) of each, and the index of each by (kind, the cell or pair of cells it takes)."""
 
-    top: int
-    left: int
-    width: int
-    towers: int
-    walls: tuple[int, int]
-    bridges: tuple[int, int]
-
-    @cached_property
-    def _listed(self) -> tuple[tuple[Action, ...], bytes]:
-        """Every placement in the order legal lists give them, and the kind (an index into TOKEN_KINDS) of each."""
-        tower_list, *side_lists = _token_frame(self.top, self.left, self.width)
-        flags = _flags(self.towers)
-        actions = list(compress(tower_list.reaching(len(flags)), flags))
-        kinds = bytearray(len(actions))  # towers are kind 0
-        for by_bit, walls, bridges in zip(side_lists, self.walls, self.bridges, strict=True):
-            wall_flags, bridge_flags = _flags(walls), _flags(bridges)
-            bits = max(len(wall_flags), len(bridge_flags))
-            both = bytearray(2 * bits)  # each bit's wall, then its bridge, as the side's list holds them
-            both[0::2] = wall_flags.ljust(bits, b"\0")
-            both[1::2] = bridge_flags.ljust(bits, b"\0")
-            actions += compress(by_bit.reaching(bits), both)
-            kinds += bytes(compress(b"\1\2" * bits, both))
-        return tuple(actions), bytes(kinds)
+    actions: tuple[Action, ...]
+    kinds: bytes
+    index: dict[tuple[str, Any], int]
 
     @cached_property
     def _of_kinds(self) -> dict[tuple[bool, ...], bytearray]:
@@ -867,81 +831,54 @@ class _TokenSpots:
 
     def open_to(self, held: Mapping[str, int], placed: Mapping[str, Collection[Any]]) -> list[Action]:
         """The placements of the kinds still `held`, less the spots taken already (`placed` by kind)."""
-        actions, kinds = self._listed
         wanted = tuple(held[kind] > 0 for kind in TOKEN_KINDS)
         flags = self._of_kinds.get(wanted)
         if flags is None:
-            flags = self._of_kinds[wanted] = bytearray(wanted[kind] for kind in kinds)
-        taken = [self.position(kind, spot) for kind, spots in placed.items() if held[kind] for spot in spots]
+            flags = self._of_kinds[wanted] = bytearray(wanted[kind] for kind in self.kinds)
+        taken = [self.index[kind, spot] for kind, spots in placed.items() if held[kind] for spot in spots]
         if not taken:
-            return list(compress(actions, flags))
+            return list(compress(self.actions, flags))
         flags = flags.copy()
         for k in taken:
-            if k is not None:
-                flags[k] = 0
-        return list(compress(actions, flags))
-
-    def position(self, kind: str, spot: Any) -> int | None:
-        """Where placing `kind` on `spot` (a cell for a tower, two cells west to east or north to south
-        else) stands among the kingdom's placements, or None if the kingdom has no such spot."""
-        cell = spot if kind == "tower" else spot[0]
-        r, c = cell
-        col = c - self.left
-        if r < self.top or not 0 <= col < self.width:
-            return None
-        bit = (r - self.top) * self.width + col
-        below = (1 << bit) - 1
-        if kind == "tower":
-            return (self.towers & below).bit_count() if self.towers >> bit & 1 else None
-        reach = 1 if kind == "wall" else 2
-        side = SPOT_SIDES.get((spot[1][0] - r, spot[1][1] - c, reach))
-        if side is None:
-            return None
-        walls, bridges = self.walls[side], self.bridges[side]
-        if not (walls if kind == "wall" else bridges) >> bit & 1:
-            return None
-        place = self.towers.bit_count() + (walls & below).bit_count() + (bridges & below).bit_count()
-        if side == 1:
-            place += self.walls[0].bit_count() + self.bridges[0].bit_count()
-        return place + 1 if kind == "bridge" and walls >> bit & 1 else place
-
-
-SPOT_SIDES = {(0, 1, 1): 0, (1, 0, 1): 1, (0, 2, 2): 0, (2, 0, 2): 1}  # (rows, cols, reach) to east 0, south 1
+            flags[k] = 0
+        return list(compress(self.actions, flags))
 
 
 @cache
-def _token_frame(top: int, left: int, width: int) -> tuple[_ByBit[Action], _ByBit[Action], _ByBit[Action]]:
-    """The token placements of a frame by the bit of their cell: towers; east walls and bridges; south ones."""
-
-    def cells(bits: range) -> list[Cell]:
-        return [(top + bit // width, left + bit % width) for bit in bits]
-
-    def towers(bits: range) -> list[Action]:
-        return [tower_action(r, c) for r, c in cells(bits)]
-
-    def sides(side: str) -> Callable[[range], list[Action]]:
-        return lambda bits: [made(side, r, c) for r, c in cells(bits) for made in (wall_action, bridge_action)]
-
-    return _ByBit(1, towers), _ByBit(2, sides("east")), _ByBit(2, sides("south"))
+def _spots_beside(cell: Cell) -> tuple[tuple[Cell, Cell, tuple[str, Pair], Wall, tuple[str, Pair], Bridge], ...]:
+    """For each of east and south: the next cell, the one beyond, and the keys and actions of a wall to the
+    next and a bridge to the one beyond, made once per cell as _sides_of is."""
+    r, c = cell
+    beside = []
+    for side, heading in (("east", 1), ("south", 2)):  # places in _sides_of's north, east, south, west
+        near = _sides_of(cell)[heading]
+        far = _sides_of(near)[heading]
+        wall, bridge = wall_action(side, r, c), bridge_action(side, r, c)
+        beside.append((near, far, ("wall", (cell, near)), wall, ("bridge", (cell, far)), bridge))
+    return tuple(beside)
 
 
-def _token_spots(codes: Mapping[Cell, str], land: Land) -> _TokenSpots:
-    """Where a kingdom with these cells (`land` in its frame) can take a token. A kingdom does not change
-    while its tokens are placed, so this is worked out once per kingdom, when its seat begins to place."""
-    top, left, width, mask, _, _, _ = land
-    terrains = dict.fromkeys(TERRAINS, 0)
-    monsters = 0
-    for (r, c), code in codes.items():
-        bit = 1 << ((r - top) * width + c - left)
-        terrains[code[0]] |= bit
-        if code[1] in MONSTERS:
-            monsters |= bit
-    # The frame's margins keep a shift by one or two cells inside a row: no cell meets one in the next row.
-    east = south = 0
-    for same in terrains.values():
-        east |= same & same >> 2
-        south |= same & same >> 2 * width
-    return _TokenSpots(top, left, width, monsters, (mask & mask >> 1, mask & mask >> width), (east, south))
+def _token_spots(codes: Mapping[Cell, str]) -> _TokenSpots:
+    """Where a kingdom with these cells can take a token. A kingdom does not change while its tokens are
+    placed, so this is worked out once per kingdom, when its seat begins to place."""
+    in_order = sorted(codes)
+    keys: list[tuple[str, Any]] = [("tower", cell) for cell in in_order if codes[cell][1] in MONSTERS]
+    actions: list[Action] = [tower_action(*cell) for _, cell in keys]
+    kinds = bytearray(len(keys))  # towers are kind 0
+    beside = [(codes[cell][0], _spots_beside(cell)) for cell in in_order]
+    for side in (0, 1):
+        for terrain, spots in beside:
+            near, far, wall_key, wall, bridge_key, bridge = spots[side]
+            if near in codes:
+                keys.append(wall_key)
+                actions.append(wall)
+                kinds.append(1)
+            beyond = codes.get(far)
+            if beyond is not None and beyond[0] == terrain:
+                keys.append(bridge_key)
+                actions.append(bridge)
+                kinds.append(2)
+    return _TokenSpots(tuple(actions), bytes(kinds), dict(zip(keys, range(len(keys)), strict=True)))
 
 
 # ----- the game ---------------------------------------------------------------------------------------
@@ -1111,14 +1048,14 @@ class Cutterland(State):
             return False
         return (
             self.tokens[seat][kind] > 0
-            and self._spots(seat).position(kind, spot) is not None
+            and (kind, spot) in self._spots(seat).index
             and spot not in self._placed(seat)[kind]
         )
 
     def _spots(self, seat: int) -> _TokenSpots:
         if seat == self.placing and self.phase == "tokens" and self.placing_spots is not None:
             return self.placing_spots
-        return _token_spots(self.kingdoms[seat], self.lands[seat])
+        return _token_spots(self.kingdoms[seat])
 
     def _placed(self, seat: int) -> dict[str, set[Any]]:
         return {"tower": self.towers[seat], "wall": self.walls[seat], "bridge": self.bridges[seat]}
@@ -1230,7 +1167,7 @@ class Cutterland(State):
         for candidate in range(seat, self.players):
             if any(self.tokens[candidate].values()):
                 self.placing = candidate
-                self.placing_spots = _token_spots(self.kingdoms[candidate], self.lands[candidate])
+                self.placing_spots = _token_spots(self.kingdoms[candidate])
                 self.phase = "tokens"
                 return
         self._hunt()
