@@ -10,7 +10,12 @@ warm-up cancelled out; dividing by the actions those games took gives instructio
 column is tic-tac-toe's instructions per action over the game's: at or above 1.0 meets bench/engine.py's
 goal (actions per second at or above the peer's), as far as instructions stand for time.
 
-Run:  .venv/bin/python bench/instructions.py [--actions 1500] [--game NAME ...] [--checked-only | --fast-only]
+Count over several thousand actions (the default, 6000). A full collection of Python's garbage collector
+walks every object the process holds (a game's caches of actions among them) and, for a game like Cutterland,
+costs about as much as a few games; whether one falls among the counted games or not is the likeliest reason
+why the same Cutterland code counted 274,646 instructions per action over 1500 actions and 188,497 over 6000.
+
+Run:  .venv/bin/python bench/instructions.py [--actions 6000] [--game NAME ...] [--checked-only | --fast-only]
 Needs valgrind (Debian package valgrind) and the bench extra (open_spiel).
 """
 
@@ -99,7 +104,7 @@ def per_action(name: str, path: str, target_actions: int) -> tuple[float, int]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--actions", type=int, default=1500, help="actions counted per figure (default 1500)")
+    parser.add_argument("--actions", type=int, default=6000, help="actions counted per figure (default 6000)")
     parser.add_argument("--game", action="append", choices=games(), help="only this game (repeatable)")
     which = parser.add_mutually_exclusive_group()
     which.add_argument("--fast-only", action="store_true", help="only the fast path (apply_fast)")
