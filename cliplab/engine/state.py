@@ -305,9 +305,9 @@ class State(ABC):
             player = movers[0]
         if type(player) is not int:
             raise IllegalAction("seats", action, f"a player is a seat number, not {player!r}")
-        if not 0 <= player < self.players:
-            raise IllegalAction("seats", action, f"there is no player {player} in a {self.players}-player game")
-        if player not in movers:
+        if player not in movers:  # a seat to move is a seat of the game: the range is asked about only here
+            if not 0 <= player < self.players:
+                raise IllegalAction("seats", action, f"there is no player {player} in a {self.players}-player game")
             waiting = " and ".join(f"player {seat}" for seat in movers)
             raise IllegalAction("turn order", action, f"it is not your turn; waiting for {waiting}", player)
         if self._is_listed(player, action):
