@@ -23,6 +23,7 @@ from cliplab.games.cutterland.rules import (
     Tower,
     Wall,
     joins,
+    land_of,
     partitions,
     position,
     position_of,
@@ -324,6 +325,27 @@ def test_walls_split_regions_and_bridges_join_them() -> None:
     assert kingdom_of("M. S. M.").regions() == [[(0, 0)], [(0, 1)], [(0, 2)]]
     bridged = kingdom_of("M. S. M.", bridges=frozenset({((0, 0), (0, 2))}))
     assert bridged.regions() == [[(0, 0), (0, 2)], [(0, 1)]]
+
+
+def test_a_region_is_every_cell_its_terrain_reaches_however_it_winds() -> None:
+    # The meadow reaches its top-right cell only through the row below, and the wasteland its second column
+    # only over a bridge: each is still one region, its cells in reading order, regions by their first cell.
+    winding = kingdom_of("M. S. M.", "M. M. M.", "S. W. S.", bridges=frozenset({((2, 0), (2, 2))}))
+    assert winding.regions() == [[(0, 0), (0, 2), (1, 0), (1, 1), (1, 2)], [(0, 1)], [(2, 0), (2, 2)], [(2, 1)]]
+    walled = kingdom_of("M. S. M.", "M. M. M.", walls=frozenset({((1, 1), (1, 2))}))
+    assert walled.regions() == [[(0, 0), (1, 0), (1, 1)], [(0, 1)], [(0, 2), (1, 2)]]
+
+
+def test_the_kingdom_kept_as_bits_while_joining_is_the_kingdom_laid_out_afresh() -> None:
+    # The rules keep each kingdom as a bitmask in a frame that grows with it (for listing joins); after every
+    # join it must be exactly what the kingdom's cells give when framed anew, or joins would be missed.
+    for players, seed in ((2, 3), (3, 5), (4, 8)):
+        rng = random.Random(seed)
+        game = position(players, seed)
+        while not game.is_over():
+            seat = game.to_move()[0]
+            game.apply(rng.choice(game.legal_actions(seat)), seat)
+            assert game.lands == [land_of(kingdom) for kingdom in game.kingdoms]
 
 
 def test_unplaced_tokens_score_one_each() -> None:
