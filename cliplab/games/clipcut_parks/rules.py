@@ -880,7 +880,10 @@ class ClipCutParks(State):
     def _place(self, seat: int, place: Place) -> None:
         ref = (place.kind, place.card)
         mapping = self.mapping_of(seat, place)
-        for token, count in tokens_spent(self, seat, place).items():
+        # A legal placement lies on the card and keeps its walkways whole: it spends a token on each requirement
+        # its squares do not meet (tokens_spent, without working out the mapping again).
+        squares = sheet_squares(sheet_of(self.sheet_number[seat]))
+        for token, count in _requirement_tokens(card_of(ref), squares, mapping).items():
             self.tokens[seat][token] -= count
         spaces = self.covered[seat].setdefault(ref, {})
         for square_at, space in mapping:
