@@ -205,14 +205,19 @@ _crumple = lru_cache(maxsize=256)(Crumple)
 _ROLL = UniformChoice(tuple(Roll(face) for face in range(1, len(DIE_FACES) + 1)))
 
 
+_PAD_NUMBERS = range(1, PAD_SIZE + 1)
+
+
 @lru_cache(maxsize=8)
 def _tears(seat: int) -> tuple[TearSheet, ...]:
-    return tuple(TearSheet(seat, k) for k in range(1, PAD_SIZE + 1))
+    return tuple(TearSheet(seat, k) for k in _PAD_NUMBERS)
 
 
 @lru_cache(maxsize=32)
-def _deals(deck: tuple[ParkCard, ...], kind: str, seat: int) -> tuple[tuple[Deal, ...], tuple[CardRef, ...]]:
-    """Each card of a deck dealt to a seat, and the cards as references."""
+def _deals(kind: str, seat: int) -> tuple[tuple[Deal, ...], tuple[CardRef, ...]]:
+    """Each card of a deck dealt to a seat, and the cards as references (keyed by the deck's kind: a deck of
+    cards is slow to hash)."""
+    deck = grand_park_cards() if kind == "grand" else park_cards()
     return tuple(Deal(kind, card.number, seat) for card in deck), tuple((kind, card.number) for card in deck)
 
 
@@ -264,6 +269,7 @@ def sheet_bits(cells: Iterable[Cell], cuts: Iterable[Segment], ends: Iterable[Po
     return cell_bits(cells), sum(_LINE_BIT[line] for line in cuts), sum(_BIT[point] for point in ends)
 
 
+_FRESH_SHEET_BITS = sheet_bits(SHEET_CELLS, (), ())
 _CELL_AT = {bit: cell for cell, bit in _BIT.items() if cell in SHEET_CELLS}  # a square by its bit
 
 
@@ -624,7 +630,7 @@ class ClipCutParks(State):
         self.sheet = [SHEET_CELLS] * n  # squares still in the sheet
         self.cuts: list[frozenset[Segment]] = [frozenset()] * n
         self.cut_ends: list[frozenset[Point]] = [frozenset()] * n
-        self.sheet_bits = [sheet_bits(SHEET_CELLS, (), ())] * n  # the three above as the cutting rules keep them
+        self.sheet_bits = [_FRESH_SHEET_BITS] * n  # the three above as the cutting rules keep them
         # This round's cuts (bonus cuts included) as (start, end, axis): for the no-straight-extension rule.
         self.round_cuts: list[list[tuple[Point, Point, str]]] = [[] for _ in range(n)]
         self.to_cut: list[list[int]] = [[] for _ in range(n)]  # lengths the die still asks for
@@ -657,10 +663,9 @@ class ClipCutParks(State):
             if -1 in self.sheet_number:
                 torn = set(self.sheet_number)
                 seat = self.sheet_number.index(-1)
-                return UniformChoice(tuple(tear for tear in _tears(seat) if tear.sheet not in torn))
+                return UniformChoice(tuple(compress(_tears(seat), map(not_, map(torn.__contains__, _PAD_NUMBERS)))))
             seat, kind = self._next_deal()
-            deck = grand_park_cards() if kind == "grand" else park_cards()
-            deals, refs = _deals(deck, kind, seat)
+            deals, refs = _deals(kind, seat)
             # Every card dealt so far has its Deal's log index in dealt_at.
             return UniformChoice(tuple(compress(deals, map(not_, map(self.dealt_at.__contains__, refs)))))
         if self.phase == "roll":
@@ -685,7 +690,7 @@ class ClipCutParks(State):
             self.pile[seat].append(ref)
         self.dealt_at[ref] = len(self.log)
         self.dealt[seat] += 1
-        if all(d == self.grand_count + self.park_deal for d in self.dealt):
+        if len(self.dealt_at) == self.players * (self.grand_count + self.park_deal):
             self._start_round()
 
     # ----- who moves --------------------------------------------------------------------------------
