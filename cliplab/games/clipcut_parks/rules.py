@@ -20,6 +20,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import compress, pairwise
+from operator import not_
 from typing import Any, ClassVar
 
 from cliplab.engine import (
@@ -204,14 +205,20 @@ _crumple = lru_cache(maxsize=256)(Crumple)
 _ROLL = UniformChoice(tuple(Roll(face) for face in range(1, len(DIE_FACES) + 1)))
 
 
+_PAD_NUMBERS = range(1, PAD_SIZE + 1)
+
+
 @lru_cache(maxsize=8)
 def _tears(seat: int) -> tuple[TearSheet, ...]:
-    return tuple(TearSheet(seat, k) for k in range(1, PAD_SIZE + 1))
+    return tuple(TearSheet(seat, k) for k in _PAD_NUMBERS)
 
 
 @lru_cache(maxsize=32)
-def _deals(deck: tuple[ParkCard, ...], kind: str, seat: int) -> tuple[Deal, ...]:
-    return tuple(Deal(kind, card.number, seat) for card in deck)
+def _deals(kind: str, seat: int) -> tuple[tuple[Deal, ...], tuple[CardRef, ...]]:
+    """Each card of a deck dealt to a seat, and the cards as references (keyed by the deck's kind: a deck of
+    cards is slow to hash)."""
+    deck = grand_park_cards() if kind == "grand" else park_cards()
+    return tuple(Deal(kind, card.number, seat) for card in deck), tuple((kind, card.number) for card in deck)
 
 
 def card_of(ref: CardRef) -> ParkCard:
@@ -262,24 +269,29 @@ def sheet_bits(cells: Iterable[Cell], cuts: Iterable[Segment], ends: Iterable[Po
     return cell_bits(cells), sum(_LINE_BIT[line] for line in cuts), sum(_BIT[point] for point in ends)
 
 
+_FRESH_SHEET_BITS = sheet_bits(SHEET_CELLS, (), ())
 _CELL_AT = {bit: cell for cell, bit in _BIT.items() if cell in SHEET_CELLS}  # a square by its bit
 
 
-def _cells_of(bits: int) -> frozenset[Cell]:
-    """The squares whose bits are set."""
+def _squares_of(bits: int) -> tuple[Cell, ...]:
+    """The squares whose bits are set, in sorted order."""
     cells = []
     while bits:
         low = bits & -bits
         cells.append(_CELL_AT[low])
         bits ^= low
-    return frozenset(cells)
+    return tuple(cells)
 
 
 # Every cut within the frame by a sort key that lists cuts in the order of the rules' listing: by start point
 # (in LATTICE order), then direction (in DIRS order), then length.
 _CUT_AT: dict[int, Cut] = {}
-# Each of those cuts' points, lines and lines' bits by (row, col, direction, length): what making it changes.
-_PATH: dict[tuple[int, int, str, int], tuple[tuple[Point, ...], tuple[Segment, ...], int]] = {}
+# Each of those cuts' points, lines, lines' bits and the bits of its points past the start by (row, col,
+# direction, length): what making it changes.
+_PATH: dict[tuple[int, int, str, int], tuple[tuple[Point, ...], tuple[Segment, ...], int, int]] = {}
+# The bits of the squares on either side of a cut's lines by its two ends (either way round): every part a cut
+# may leave holds one of them.
+_BESIDE: dict[tuple[Point, Point], int] = {}
 for _point in LATTICE:
     for _d, _direction in enumerate(DIRS):
         for _length in range(1, MAX_CUT + 1):
@@ -292,7 +304,9 @@ for _point in LATTICE:
                     tuple(_made.points),
                     _lines,
                     sum(_LINE_BIT[line] for line in _lines),
+                    sum(_BIT[point] for point in _made.points[1:]),
                 )
+                _BESIDE[_point, _end] = cell_bits(square for line in _lines for square in line if square in SHEET_CELLS)
 
 
 @lru_cache(maxsize=64)
@@ -306,6 +320,16 @@ def _starts(bits: SheetBits) -> int:
     cells, _, ends = bits
     whole = cells & cells << 1 & cells << WIDTH & cells << (WIDTH + 1)
     return LATTICE_BITS & ~whole | ends
+
+
+def _can_cut(bits: SheetBits) -> bool:
+    """Whether a fresh round could make a 1 cut: an uncut line between two squares of the sheet with a point a
+    cut may start from at one of its ends."""
+    cells, cut, _ = bits
+    starts = _starts(bits)
+    horizontal = cells & cells << WIDTH & ~cut  # by the bit of the west point, as in _cut_masks
+    vertical = cells & cells << 1 & ~(cut >> VERTICAL)  # by the bit of the north point
+    return bool(horizontal & (starts | starts >> 1) | vertical & (starts | starts >> WIDTH))
 
 
 # The legal cuts of each length are found per axis as a mask: the bit of a point from which the open lines
@@ -376,13 +400,22 @@ def _cuts_of(bits: SheetBits, round_cuts: Iterable[RoundCut], lengths: tuple[int
     return _cuts_listed(bits, tuple(round_cuts), _wanted(lengths))
 
 
+def _lowest_bit(bits: int) -> int:
+    return bits & -bits
+
+
 def _closing_steps(bits: SheetBits, points: Sequence[Point]) -> list[int]:
     """The steps of a cut along `points` (counted from 1) that end on the sheet's boundary or on an earlier
     cut. Each one cuts the sheet in two there; a cut with none leaves the sheet in one piece."""
+    touched = _touched(bits)
+    return [step for step, point in enumerate(points[1:], 1) if touched & _BIT[point]]
+
+
+def _touched(bits: SheetBits) -> int:
+    """The points on the sheet's boundary or on a cut: a step of a cut that ends on one cuts the sheet there."""
     lines = bits[1]
     horizontal, vertical = lines & (1 << VERTICAL) - 1, lines >> VERTICAL
-    touched = _starts(bits) | horizontal | horizontal << 1 | vertical | vertical << WIDTH
-    return [step for step, point in enumerate(points[1:], 1) if touched & _BIT[point]]
+    return _starts(bits) | horizontal | horizontal << 1 | vertical | vertical << WIDTH
 
 
 class SheetCuts:
@@ -597,7 +630,7 @@ class ClipCutParks(State):
         self.sheet = [SHEET_CELLS] * n  # squares still in the sheet
         self.cuts: list[frozenset[Segment]] = [frozenset()] * n
         self.cut_ends: list[frozenset[Point]] = [frozenset()] * n
-        self.sheet_bits = [sheet_bits(SHEET_CELLS, (), ())] * n  # the three above as the cutting rules keep them
+        self.sheet_bits = [_FRESH_SHEET_BITS] * n  # the three above as the cutting rules keep them
         # This round's cuts (bonus cuts included) as (start, end, axis): for the no-straight-extension rule.
         self.round_cuts: list[list[tuple[Point, Point, str]]] = [[] for _ in range(n)]
         self.to_cut: list[list[int]] = [[] for _ in range(n)]  # lengths the die still asks for
@@ -621,6 +654,7 @@ class ClipCutParks(State):
         start = self.config.start_fields()
         if start is not None:
             _begin_at(self, start)
+        self._find_movers()
 
     # ----- chance ---------------------------------------------------------------------------------
 
@@ -629,26 +663,23 @@ class ClipCutParks(State):
             if -1 in self.sheet_number:
                 torn = set(self.sheet_number)
                 seat = self.sheet_number.index(-1)
-                return UniformChoice(tuple(tear for tear in _tears(seat) if tear.sheet not in torn))
+                return UniformChoice(tuple(compress(_tears(seat), map(not_, map(torn.__contains__, _PAD_NUMBERS)))))
             seat, kind = self._next_deal()
-            dealt = {ref for seat_cards in self._all_cards() for ref in seat_cards}
-            deck = grand_park_cards() if kind == "grand" else park_cards()
-            return UniformChoice(tuple(deal for deal in _deals(deck, kind, seat) if (kind, deal.card) not in dealt))
+            deals, refs = _deals(kind, seat)
+            # Every card dealt so far has its Deal's log index in dealt_at.
+            return UniformChoice(tuple(compress(deals, map(not_, map(self.dealt_at.__contains__, refs)))))
         if self.phase == "roll":
             return _ROLL
         return None
 
-    def _all_cards(self) -> list[list[CardRef]]:
-        return [self.face_up[s] + self.pile[s] for s in range(self.players)]
-
     def _next_deal(self) -> tuple[int, str]:
-        """The seat and the deck of the next card to deal: grand parks first, then park cards, seat by seat."""
-        for kind, count in (("grand", self.grand_count), ("park", self.park_deal)):
-            for seat in range(self.players):
-                have = sum(ref[0] == kind for ref in self.face_up[seat] + self.pile[seat])
-                if have < count:
-                    return seat, kind
-        raise AssertionError("everything is dealt")
+        """The seat and the deck of the next card to deal: grand parks first, then park cards, seat by seat
+        (each seat all of its cards of a kind before the next seat)."""
+        grand_dealt = self.players * self.grand_count
+        dealt = len(self.dealt_at)
+        if dealt < grand_dealt:
+            return dealt // self.grand_count, "grand"
+        return (dealt - grand_dealt) // self.park_deal, "park"
 
     def _deal(self, action: Deal) -> None:
         seat, ref = action.seat, (action.kind, action.card)
@@ -659,15 +690,18 @@ class ClipCutParks(State):
             self.pile[seat].append(ref)
         self.dealt_at[ref] = len(self.log)
         self.dealt[seat] += 1
-        if all(d == self.grand_count + self.park_deal for d in self.dealt):
+        if len(self.dealt_at) == self.players * (self.grand_count + self.park_deal):
             self._start_round()
 
     # ----- who moves --------------------------------------------------------------------------------
 
     def to_move(self) -> tuple[int, ...]:
-        if self.phase != "play":
-            return ()
-        return tuple(compress(range(self.players), map("done".__ne__, self.stage)))
+        return self.movers
+
+    def _find_movers(self) -> None:
+        """Work out `movers` (asked for several times an action) once each action has been carried out."""
+        playing = self.phase == "play"
+        self.movers = tuple(compress(range(self.players), map("done".__ne__, self.stage))) if playing else ()
 
     # ----- cutting --------------------------------------------------------------------------------
 
@@ -697,7 +731,7 @@ class ClipCutParks(State):
 
     def _cut(self, seat: int, cut: Cut) -> None:
         bits_before = self.sheet_bits[seat]
-        points, lines, line_bits = _PATH[cut.row, cut.col, cut.direction, cut.length]
+        points, lines, line_bits, past_start = _PATH[cut.row, cut.col, cut.direction, cut.length]
         self.cuts[seat] = self.cuts[seat].union(lines)
         self.cut_ends[seat] = self.cut_ends[seat] | {points[0], points[-1]}
         cells, cut_lines, ends = bits_before
@@ -708,57 +742,76 @@ class ClipCutParks(State):
         else:
             self.to_cut[seat].remove(cut.length)
             self.resume[seat] = "cut"
-        pieces = self._pieces(seat) if _closing_steps(bits_before, points) else [self.sheet[seat]]
-        largest = max(len(piece) for piece in pieces)
-        tied = tuple(piece for piece in pieces if len(piece) == largest)
-        if len(pieces) == 1:
+        parts = self._parts(seat, _BESIDE[points[0], points[-1]]) if _touched(bits_before) & past_start else []
+        if len(parts) < 2:
             self.stage[seat] = self.resume[seat]
-        elif len(tied) > 1:
+            return
+        largest = max(map(int.bit_count, parts))
+        tied = [part for part in parts if part.bit_count() == largest]
+        if len(tied) > 1:
             self.stage[seat] = "keep"
-            self.tied[seat] = tied
+            self.tied[seat] = tuple(frozenset(_squares_of(part)) for part in tied)
         else:
-            self._split(seat, pieces, tied[0])
+            self._split(seat, parts, tied[0])
 
-    def _pieces(self, seat: int) -> list[frozenset[Cell]]:
-        """The parts of a seat's sheet as its bitmasks have them now, as `parts` gives them: by smallest square.
+    def _parts(self, seat: int, seeds: int) -> list[int]:
+        """The parts of a seat's sheet as bitmasks, by smallest square (as `parts` gives them), when each part
+        holds a square of `seeds`: the squares beside the lines just cut, on a sheet that was one part.
 
-        Each part grows from its smallest square a step in every open direction at once, so finding it takes
-        as many rounds of a few shifts and ands as it is wide, whatever its size."""
+        A part grows from each seed a step in every open direction at once, all of them in step, and parts
+        that meet join. A part that stops growing is whole; once at most one still grows, it is the rest of
+        the sheet. The work goes by the size of the parts that come free, not by the size of the sheet."""
         cells, lines, _ = self.sheet_bits[seat]
-        # Open lines by the bit of the square south or east of them, as in `SheetCuts.legal`.
+        # Open lines by the bit of the square south or east of them, as in `_cut_masks`.
         south = cells & cells << WIDTH & ~lines
         east = cells & cells << 1 & ~(lines >> VERTICAL)
-        found: list[int] = []
-        left = cells
-        while left:
-            part = left & -left
-            while True:
+        growing = []
+        seeds &= cells
+        while seeds:
+            low = seeds & -seeds
+            growing.append(low)
+            seeds ^= low
+        whole: list[int] = []
+        while len(growing) > 1:
+            grown_parts = []
+            for part in growing:
                 grown = part | part << WIDTH & south | (part & south) >> WIDTH | part << 1 & east | (part & east) >> 1
-                if grown == part:
-                    break
-                part = grown
-            found.append(part)
-            left &= ~part
-        if len(found) == 1:
-            return [self.sheet[seat]]
-        # The largest part is what is left of the sheet once the others are taken away: fewer squares to visit.
-        largest = max(found, key=int.bit_count)
-        others = {part: _cells_of(part) for part in found if part != largest}
-        rest = self.sheet[seat].difference(*others.values())
-        return [others.get(part, rest) for part in found]
+                if grown != part:
+                    grown_parts.append(grown)
+                elif part not in whole:  # two seeds of one part may both find it whole
+                    whole.append(part)
+            # Parts that met join; a part inside one found whole is that one.
+            growing = []
+            for part in grown_parts:
+                for found in whole:
+                    if part & found:
+                        break
+                else:
+                    for k, other in enumerate(growing):
+                        if part & other:
+                            growing[k] = part | other
+                            break
+                    else:
+                        growing.append(part)
+        if growing:
+            whole.append(cells & ~sum(whole))
+        whole.sort(key=_lowest_bit)
+        return whole
 
-    def _split(self, seat: int, pieces: list[frozenset[Cell]], kept: frozenset[Cell]) -> None:
+    def _split(self, seat: int, parts: list[int], kept: int) -> None:
         """The kept part stays the sheet; every other part comes free as a section to build."""
-        self.sheet[seat] = kept
-        cells, lines, ends = self.sheet_bits[seat]
+        _, lines, ends = self.sheet_bits[seat]
         sections = self.sections[seat]
-        for piece in pieces:
-            if piece != kept:
-                cells &= ~cell_bits(piece)
+        freed: list[Cell] = []
+        for part in parts:
+            if part != kept:
+                squares = _squares_of(part)
                 number = len(sections) + 1
-                sections[number] = tuple(sorted(piece))
+                sections[number] = squares
                 self.pending[seat].append(number)
-        self.sheet_bits[seat] = (cells, lines, ends)
+                freed += squares
+        self.sheet[seat] = self.sheet[seat].difference(freed)
+        self.sheet_bits[seat] = (kept, lines, ends)
         self.tied[seat] = ()
         self.stage[seat] = self.resume[seat]
 
@@ -832,7 +885,10 @@ class ClipCutParks(State):
     def _place(self, seat: int, place: Place) -> None:
         ref = (place.kind, place.card)
         mapping = self.mapping_of(seat, place)
-        for token, count in tokens_spent(self, seat, place).items():
+        # A legal placement lies on the card and keeps its walkways whole: it spends a token on each requirement
+        # its squares do not meet (tokens_spent, without working out the mapping again).
+        squares = sheet_squares(sheet_of(self.sheet_number[seat]))
+        for token, count in _requirement_tokens(card_of(ref), squares, mapping).items():
             self.tokens[seat][token] -= count
         spaces = self.covered[seat].setdefault(ref, {})
         for square_at, space in mapping:
@@ -938,7 +994,7 @@ class ClipCutParks(State):
         self.round_cuts = [[] for _ in range(self.players)]
         if any(len(done) == self.dealt[seat] for seat, done in enumerate(self.completed)) and not self.solo:
             self.ended = ALL_CARDS_DONE
-        elif not self.solo and not any(_cut_masks(bits, (0, 0), (1,)) for bits in self.sheet_bits):
+        elif not self.solo and not any(map(_can_cut, self.sheet_bits)):
             self.ended = SHEETS_SPENT
         elif self.round >= self.option("round_limit"):
             self.ended = ROUND_LIMIT
@@ -964,18 +1020,26 @@ class ClipCutParks(State):
 
     def _apply(self, player: int, action: Action) -> None:
         if player == CHANCE:
-            if isinstance(action, Roll):
-                self._after_roll(action)
-            elif isinstance(action, Deal):
-                self._deal(action)
-            elif isinstance(action, TearSheet):
-                self.sheet_number[action.seat] = action.sheet
-            return
+            self._chance_result(action)
+        else:
+            self._decision(player, action)
+        self._find_movers()
+
+    def _chance_result(self, action: Action) -> None:
+        if isinstance(action, Roll):
+            self._after_roll(action)
+        elif isinstance(action, Deal):
+            self._deal(action)
+        elif isinstance(action, TearSheet):
+            self.sheet_number[action.seat] = action.sheet
+
+    def _decision(self, player: int, action: Action) -> None:
         if isinstance(action, Cut):
             self._cut(player, action)
         elif isinstance(action, Keep):
             kept = next(piece for piece in self.tied[player] if (action.row, action.col) in piece)
-            self._split(player, self._pieces(player), kept)
+            start, end, _ = self.round_cuts[player][-1]  # the cut that left the tie
+            self._split(player, self._parts(player, _BESIDE[start, end]), cell_bits(kept))
         elif isinstance(action, Place):
             self._place(player, action)
         elif isinstance(action, Crumple):
@@ -1036,6 +1100,7 @@ class ClipCutParks(State):
     def _data(self) -> dict[str, Any]:
         data = State._data(self)
         del data["sheet_bits"]  # worked out from the sheet, its cuts and cut ends: no part of the position
+        del data["movers"]  # worked out from the phase and the stages
         return data
 
     # ----- what each seat sees -------------------------------------------------------------------------
