@@ -129,7 +129,7 @@ class State(ABC):
         self.reveals: list[tuple[int, tuple[int, ...] | None]] = []
         # (seat, its legal actions) for the position as it is: the checked path lists them, then checks the
         # chosen one against them; search lists them again on clones. Cleared whenever the position changes.
-        self._legal_memo: tuple[int, list[Action]] | None = None
+        self._legal_memo: tuple[int, Sequence[Action]] | None = None
         self._setup()
         # No snapshot of the start: a rewind that goes back before the first snapshot remakes the start from
         # the config.
@@ -148,8 +148,10 @@ class State(ABC):
         """The seats that must decide now: one, several at once (secret choices), or none at the end."""
 
     @abstractmethod
-    def _legal(self, player: int) -> list[Action]:
-        """Legal actions of a seat that is to move (never empty while the game runs)."""
+    def _legal(self, player: int) -> Sequence[Action]:
+        """Legal actions of a seat that is to move (never empty while the game runs). Usually a list; a game
+        whose lists run to thousands may give a sequence that `list()` copies at C speed, so that the kept
+        list and the one handed out are not both made and freed (each touches every action)."""
 
     @abstractmethod
     def _apply(self, player: int, action: Action) -> None:
@@ -246,7 +248,7 @@ class State(ABC):
             return []
         return list(self._listed_legal(player))
 
-    def _listed_legal(self, player: int) -> list[Action]:
+    def _listed_legal(self, player: int) -> Sequence[Action]:
         """`_legal(player)`, worked out once per position (the list is shared: never change it)."""
         memo = self._legal_memo
         if memo is None or memo[0] != player:
