@@ -1,6 +1,6 @@
 """The game protocol shared by every cliplab game."""
 
-from .actions import Action, ActionCodec, Hidden, HiddenChance
+from .actions import Action, ActionCodec, ActionsInParts, Hidden, HiddenChance
 from .content import read_toml
 from .errors import CliplabError, ContentError, IllegalAction, OptionError, PositionError, SaveError
 from .game import GameConfig, GameSpec, Option, OptionValue, round_limit
@@ -13,6 +13,7 @@ __all__ = [
     "CHANCE",
     "Action",
     "ActionCodec",
+    "ActionsInParts",
     "ChanceNode",
     "CliplabError",
     "ContentError",

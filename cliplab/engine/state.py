@@ -22,7 +22,7 @@ from itertools import repeat
 from operator import is_
 from typing import Any, ClassVar
 
-from .actions import Action, ActionCodec, Hidden, HiddenChance
+from .actions import Action, ActionCodec, ActionsInParts, Hidden, HiddenChance
 from .errors import IllegalAction, SaveError
 from .game import GameConfig, GameSpec
 from .outcome import Outcome
@@ -31,6 +31,7 @@ CHANCE = -1
 """The seat number that chance events are logged under."""
 
 LogEntry = tuple[int, Action]
+Listed = list[Action] | ActionsInParts  # what a game lists as legal (State._legal)
 
 
 class ChanceNode(ABC):
@@ -129,7 +130,7 @@ class State(ABC):
         self.reveals: list[tuple[int, tuple[int, ...] | None]] = []
         # (seat, its legal actions) for the position as it is: the checked path lists them, then checks the
         # chosen one against them; search lists them again on clones. Cleared whenever the position changes.
-        self._legal_memo: tuple[int, Sequence[Action]] | None = None
+        self._legal_memo: tuple[int, Listed] | None = None
         self._setup()
         # No snapshot of the start: a rewind that goes back before the first snapshot remakes the start from
         # the config.
@@ -148,10 +149,9 @@ class State(ABC):
         """The seats that must decide now: one, several at once (secret choices), or none at the end."""
 
     @abstractmethod
-    def _legal(self, player: int) -> Sequence[Action]:
-        """Legal actions of a seat that is to move (never empty while the game runs). Usually a list; a game
-        whose lists run to thousands may give a sequence that `list()` copies at C speed, so that the kept
-        list and the one handed out are not both made and freed (each touches every action)."""
+    def _legal(self, player: int) -> Listed:
+        """Legal actions of a seat that is to move (never empty while the game runs): a list, or for lists
+        that run to thousands the tuples they are made of (`ActionsInParts`)."""
 
     @abstractmethod
     def _apply(self, player: int, action: Action) -> None:
@@ -246,9 +246,10 @@ class State(ABC):
             player = self.current_player()
         if player not in self.to_move():
             return []
-        return list(self._listed_legal(player))
+        listed = self._listed_legal(player)
+        return listed.as_list() if type(listed) is ActionsInParts else list(listed)
 
-    def _listed_legal(self, player: int) -> Sequence[Action]:
+    def _listed_legal(self, player: int) -> Listed:
         """`_legal(player)`, worked out once per position (the list is shared: never change it)."""
         memo = self._legal_memo
         if memo is None or memo[0] != player:

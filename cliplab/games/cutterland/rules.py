@@ -17,16 +17,17 @@ shows (a monster letter, a token icon or "."). Token icons leave the cell when i
 from __future__ import annotations
 
 import random
-from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, cached_property, lru_cache
-from itertools import chain, compress
-from typing import Any, ClassVar, cast, overload
+from itertools import compress
+from typing import Any, ClassVar, cast
 
 from cliplab.engine import (
     CHANCE,
     Action,
     ActionCodec,
+    ActionsInParts,
     ChanceNode,
     GameSpec,
     Option,
@@ -304,37 +305,6 @@ def _partition_set(pieces: int) -> frozenset[tuple[int, ...]]:
 def _cut_places(pieces: int) -> dict[tuple[int, ...], int]:
     """Where each cut into `pieces` pieces stands among a card's cuts, by the row numbers it names."""
     return {rows: place for place, rows in enumerate(_partition_rows(pieces))}
-
-
-class HandCuts(Sequence[Action]):
-    """The legal cuts of a hand, card by card, kept as each card's own tuple of cuts. The engine keeps this
-    for the position and hands out `list()` of it, made at C speed through `chain`: a hand has thousands of
-    cuts, and keeping a list of them as well would make and free them twice per listing, each time touching
-    every cut (a first-level cache miss apiece, the largest cost of a cut on the clock)."""
-
-    __slots__ = ("cards", "per_card")
-
-    def __init__(self, hand: Sequence[int], pieces: int) -> None:
-        self.cards = tuple(cut_actions(number, pieces) for number in hand)
-        self.per_card = len(_partition_rows(pieces))
-
-    def __iter__(self) -> Iterator[Action]:
-        return chain.from_iterable(self.cards)
-
-    def __len__(self) -> int:
-        return len(self.cards) * self.per_card
-
-    @overload
-    def __getitem__(self, index: int) -> Action: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[Action]: ...
-
-    def __getitem__(self, index: int | slice) -> Action | Sequence[Action]:
-        if isinstance(index, slice):
-            return list(self)[index]
-        card, place = divmod(range(len(self))[index], self.per_card)
-        return self.cards[card][place]
 
 
 def _is_dealt_cut(action: Cut, pieces: int) -> bool:
@@ -1010,10 +980,12 @@ class Cutterland(State):
 
     # ----- legality -------------------------------------------------------------------------------
 
-    def _legal(self, player: int) -> Sequence[Action]:
+    def _legal(self, player: int) -> list[Action] | ActionsInParts:
         phase = self.phase
         if phase == "cut":
-            return HandCuts(self.hands[player], self.pieces_per_card)
+            # Each card's tuple of cuts, not a list of the hand's thousands: see ActionsInParts.
+            pieces = self.pieces_per_card
+            return ActionsInParts([cut_actions(number, pieces) for number in self.hands[player]])
         if phase == "take":
             return [TAKES[piece] for piece in self.pieces_left]
         if phase == "join":
