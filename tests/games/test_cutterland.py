@@ -22,6 +22,7 @@ from cliplab.games.cutterland.rules import (
     Kingdom,
     Tower,
     Wall,
+    cut_of,
     joins,
     land_of,
     partitions,
@@ -91,6 +92,21 @@ def test_two_player_four_pieces_deals_four_cards_each_cut_into_four() -> None:
     assert isinstance(game, Cutterland)
     assert [len(hand) for hand in game.hands] == [4, 4]
     assert len(game.legal_actions()) == 4 * len(partitions(4))
+
+
+def test_the_cutter_may_cut_any_card_in_hand_into_any_legal_partition_card_by_card() -> None:
+    game = SPEC.new(3, 5)
+    assert isinstance(game, Cutterland)
+    expected = [cut_of(number, labels) for number in game.hands[0] for labels in partitions(3)]
+    listed = game.legal_actions()
+    assert listed == expected
+    listed.clear()
+    assert game.legal_actions() == expected, "a caller's change to its list reached the game"
+    cut = expected[-1]
+    game.apply(cut)
+    while game.phase != "cut" or game.to_move() != (0,):
+        game.apply(game.legal_actions()[0])
+    assert game.legal_actions() == [action for action in expected if action.card != cut.card]
 
 
 def test_with_three_players_the_four_pieces_option_changes_nothing() -> None:

@@ -21,6 +21,7 @@ from cliplab.engine import (
     CHANCE,
     Action,
     ActionCodec,
+    ActionsInParts,
     ChanceNode,
     GameConfig,
     Hidden,
@@ -845,3 +846,19 @@ def test_undo_limit_keeps_a_revealed_setting_from_being_taken_back() -> None:
     assert state.undo_limit([0, 1]) == 0
     state.apply("set break W and walk E", 2)  # this reveals every setting
     assert state.undo_limit([0]) == before + 3 == len(state.log)
+
+
+def test_actions_kept_in_parts_read_as_one_list_in_order() -> None:
+    parts = [(Pass(),), (), (Place(0, 0), Place(1, 2), Place(3, 4))]
+    whole = [Pass(), Place(0, 0), Place(1, 2), Place(3, 4)]
+    kept = ActionsInParts(parts)
+    assert len(kept) == 4 and list(kept) == whole
+    assert [kept[i] for i in range(-4, 4)] == whole + whole
+    assert kept[1:3] == whole[1:3] and kept[::-1] == whole[::-1]
+    assert Place(1, 2) in kept and Place(2, 1) not in kept
+    with pytest.raises(IndexError):
+        kept[4]
+    handed = kept.as_list()
+    assert handed == whole and handed is not kept.as_list()
+    handed.clear()
+    assert list(kept) == whole, "a caller's change to the list it was handed reached the parts"
