@@ -283,6 +283,15 @@ class SwapClops(State):
             return Swap(action.row_b, action.col_b, action.row_a, action.col_a)
         return action
 
+    def _is_listed(self, player: int, action: Action) -> bool:
+        # A swap of whole numbers that is legal as named is one the legal list holds, in the form it holds it:
+        # asking the board is a few lookups, where the engine's walk through ~650 listed swaps to find the
+        # object cost the checked path a third of its time.
+        if type(action) is Swap:
+            fields = (action.row_a, action.col_a, action.row_b, action.col_b)
+            return all(type(number) is int for number in fields) and self._is_legal(player, action)
+        return super()._is_listed(player, action)
+
     def _is_legal(self, player: int, action: Action) -> bool:
         # The same answer as looking the action up in the ~650 legal swaps, without listing them.
         if isinstance(action, Swap):
