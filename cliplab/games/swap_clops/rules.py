@@ -288,10 +288,9 @@ class SwapClops(State):
         # asking the board is a few lookups, where the engine's walk through ~650 listed swaps to find the
         # object cost the checked path a third of its time.
         if type(action) is Swap:
-            return (
-                type(action.row_a) is type(action.col_a) is type(action.row_b) is type(action.col_b) is int
-                and self._is_legal(player, action)
-            )
+            return type(action.row_a) is type(action.col_a) is type(action.row_b) is type(
+                action.col_b
+            ) is int and self._is_legal(player, action)
         return super()._is_listed(player, action)
 
     def _is_legal(self, player: int, action: Action) -> bool:
