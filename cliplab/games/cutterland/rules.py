@@ -338,10 +338,6 @@ def _cells_of_piece(labels: tuple[int, ...], piece: int) -> tuple[Cell, ...]:
     return tuple(piece_cells(labels, piece))
 
 
-def _printed_piece(card_number: int, labels: tuple[int, ...], piece: int) -> tuple[tuple[Cell, str], ...]:
-    return _printed(card_number, _cells_of_piece(labels, piece))
-
-
 def _printed(card_number: int, cells: tuple[Cell, ...]) -> tuple[tuple[Cell, str], ...]:
     """Card cells with their codes as the card prints them."""
     printed = card(card_number).cells
@@ -957,7 +953,7 @@ class Cutterland(State):
 
     def piece_on_table(self, piece: int) -> list[tuple[Cell, str]]:
         """A piece of the card being cut, with its codes as printed (token icons still on it)."""
-        return list(_printed_piece(self.cut_card, self.cut_labels, piece))
+        return list(_printed(self.cut_card, _cells_of_piece(self.cut_labels, piece)))
 
     def to_move(self) -> tuple[int, ...]:
         phase = self.phase

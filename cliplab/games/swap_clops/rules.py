@@ -288,9 +288,9 @@ class SwapClops(State):
         # asking the board is a few lookups, where the engine's walk through ~650 listed swaps to find the
         # object cost the checked path a third of its time.
         if type(action) is Swap:
-            return type(action.row_a) is type(action.col_a) is type(action.row_b) is type(
-                action.col_b
-            ) is int and self._is_legal(player, action)
+            row_a, col_a, row_b, col_b = action.row_a, action.col_a, action.row_b, action.col_b
+            whole_numbers = type(row_a) is type(col_a) is type(row_b) is type(col_b) is int
+            return whole_numbers and self._is_legal(player, action)
         return super()._is_listed(player, action)
 
     def _is_legal(self, player: int, action: Action) -> bool:
