@@ -783,16 +783,14 @@ class ClipCutParks(State):
             # Parts that met join; a part inside one found whole is that one.
             growing = []
             for part in grown_parts:
-                for found in whole:
-                    if part & found:
+                if any(part & found for found in whole):
+                    continue
+                for k, other in enumerate(growing):
+                    if part & other:
+                        growing[k] = part | other
                         break
                 else:
-                    for k, other in enumerate(growing):
-                        if part & other:
-                            growing[k] = part | other
-                            break
-                    else:
-                        growing.append(part)
+                    growing.append(part)
         if growing:
             whole.append(cells & ~sum(whole))
         whole.sort(key=_lowest_bit)
