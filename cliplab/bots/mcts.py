@@ -142,7 +142,7 @@ class MCTSBot:
 
     # ----- the root ---------------------------------------------------------------------------------------
 
-    def _seed_root(self, root: _Node, view: State, player: int, actions: list[Action]) -> set[Action] | None:
+    def _seed_root(self, root: _Node, view: State, player: int, actions: Sequence[Action]) -> set[Action] | None:
         """Put the prior on the root player's edges; the actions kept at the root (None: all of them)."""
         if self.root_prior is None:
             return None
@@ -155,7 +155,7 @@ class MCTSBot:
             root.edges[player, actions[index]] = _Edge((value - low) / spread if spread > 0 else 1.0)
         return {actions[index] for _, index in keep}
 
-    def _best(self, root: _Node, player: int, actions: list[Action]) -> Action:
+    def _best(self, root: _Node, player: int, actions: Sequence[Action]) -> Action:
         """The most visited action of the root player (ties: the higher mean, then the legal-list order)."""
         best, key = actions[0], (-1, -math.inf)
         for action in actions:
@@ -200,7 +200,7 @@ class MCTSBot:
             edge.visits += 1
             edge.total += values[seat]
 
-    def _select(self, node: _Node, seat: int, actions: list[Action], rng: random.Random) -> tuple[Action, _Edge]:
+    def _select(self, node: _Node, seat: int, actions: Sequence[Action], rng: random.Random) -> tuple[Action, _Edge]:
         """UCB1 with availability counts (and the prior's bias); an untried action first, if any."""
         edges = node.edges
         untried: list[tuple[Action, _Edge]] = []

@@ -1,6 +1,6 @@
 """The game protocol shared by every cliplab game."""
 
-from .actions import Action, ActionCodec, ActionsInParts, Hidden, HiddenChance
+from .actions import Action, ActionCodec, ActionsInParts, Hidden, HiddenChance, ListedActions
 from .content import read_toml
 from .errors import CliplabError, ContentError, IllegalAction, OptionError, PositionError, SaveError
 from .game import GameConfig, GameSpec, Option, OptionValue, round_limit
@@ -22,6 +22,7 @@ __all__ = [
     "Hidden",
     "HiddenChance",
     "IllegalAction",
+    "ListedActions",
     "Option",
     "OptionError",
     "OptionValue",

@@ -9,9 +9,11 @@ parser, so the text a person types, the log and the save file all speak one lang
 from __future__ import annotations
 
 import re
+from abc import abstractmethod
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, fields
-from itertools import chain
+from itertools import chain, repeat
+from operator import is_
 from typing import Any, ClassVar, get_type_hints, overload
 
 from .errors import IllegalAction
@@ -52,31 +54,19 @@ class HiddenChance(Hidden):
     TEMPLATE: ClassVar[str] = "(a hidden chance event)"
 
 
-class ActionsInParts(Sequence[Action]):
-    """A legal list kept as the tuples it is made of (a hand's cards, each with its own actions), in order.
-    The engine keeps this for the position and hands a caller `as_list()`: a list of thousands of actions
-    kept as well as handed out would be made, copied and freed twice, each time touching every action
-    object, and on the clock those touches (cache misses) cost more than the rest of the listing."""
+class ListedActions(Sequence[Action]):
+    """A legal list that a game keeps in a form of its own instead of a Python list: it counts and indexes
+    its actions without making a list of them, so a random player that wants one action of thousands pays
+    for one. It is read-only, so the engine hands the game's own object to every caller. It reads as the
+    list it stands for: in the same order, equal to that list, printed as it, a slice of it is a list.
 
-    __slots__ = ("parts",)
+    A subclass gives `__len__`, `_at` (an index from 0 below the length) and `__iter__`, and may answer
+    `holds` faster than by walking through its actions."""
 
-    def __init__(self, parts: Sequence[tuple[Action, ...]]) -> None:
-        self.parts = tuple(parts)
+    __slots__ = ()
 
-    def as_list(self) -> list[Action]:
-        found: list[Action] = []
-        for part in self.parts:
-            found += part  # a tuple is added at C speed, with no iterator call per action
-        return found
-
-    def __iter__(self) -> Iterator[Action]:
-        return chain.from_iterable(self.parts)
-
-    def __len__(self) -> int:
-        return sum(map(len, self.parts))
-
-    def __contains__(self, action: object) -> bool:
-        return any(action in part for part in self.parts)
+    @abstractmethod
+    def _at(self, index: int) -> Action: ...
 
     @overload
     def __getitem__(self, index: int) -> Action: ...
@@ -86,13 +76,51 @@ class ActionsInParts(Sequence[Action]):
 
     def __getitem__(self, index: int | slice) -> Action | list[Action]:
         if isinstance(index, slice):
-            return self.as_list()[index]
-        place = range(len(self))[index]  # negative indexes counted from the end; IndexError past it
+            return list(self)[index]
+        return self._at(range(len(self))[index])  # negative indexes counted from the end; IndexError past it
+
+    def holds(self, action: Action) -> bool:
+        """Whether `action` is one of these very objects (the engine's test of a chosen action)."""
+        return any(map(is_, self, repeat(action)))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, ListedActions | list):
+            return list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # equal to a list, which has no hash
+
+    def __repr__(self) -> str:
+        return repr(list(self))
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        printer.pretty(list(self))  # as IPython shows a list, line by line when long
+
+
+class ActionsInParts(ListedActions):
+    """A legal list kept as the tuples it is made of (a hand's cards, each with its own actions), in order."""
+
+    __slots__ = ("length", "parts")
+
+    def __init__(self, parts: Sequence[tuple[Action, ...]]) -> None:
+        self.parts = tuple(parts)
+        self.length = sum(map(len, self.parts))
+
+    def __len__(self) -> int:
+        return self.length
+
+    def _at(self, index: int) -> Action:
         for part in self.parts:
-            if place < len(part):
-                return part[place]
-            place -= len(part)
-        raise AssertionError("unreachable: the place was checked against the length")
+            if index < len(part):
+                return part[index]
+            index -= len(part)
+        raise AssertionError("unreachable: the index was checked against the length")
+
+    def __iter__(self) -> Iterator[Action]:
+        return chain.from_iterable(self.parts)
+
+    def __contains__(self, action: object) -> bool:
+        return any(action in part for part in self.parts)
 
 
 # Bounds checked before any parsing, so no action text costs more than a glance: the longest real action is

@@ -22,7 +22,7 @@ from itertools import repeat
 from operator import is_
 from typing import Any, ClassVar
 
-from .actions import Action, ActionCodec, ActionsInParts, Hidden, HiddenChance
+from .actions import Action, ActionCodec, Hidden, HiddenChance, ListedActions
 from .errors import IllegalAction, SaveError
 from .game import GameConfig, GameSpec
 from .outcome import Outcome
@@ -31,7 +31,7 @@ CHANCE = -1
 """The seat number that chance events are logged under."""
 
 LogEntry = tuple[int, Action]
-Listed = list[Action] | ActionsInParts  # what a game lists as legal (State._legal)
+Listed = list[Action] | ListedActions  # what a game lists as legal (State._legal)
 
 
 class ChanceNode(ABC):
@@ -151,7 +151,7 @@ class State(ABC):
     @abstractmethod
     def _legal(self, player: int) -> Listed:
         """Legal actions of a seat that is to move (never empty while the game runs): a list, or for lists
-        that run to thousands the tuples they are made of (`ActionsInParts`)."""
+        that run to thousands, or that are found many at once, a `ListedActions` of the game's own."""
 
     @abstractmethod
     def _apply(self, player: int, action: Action) -> None:
@@ -240,14 +240,16 @@ class State(ABC):
             raise ValueError(f"{len(movers)} players decide now, not one: {list(movers)}")
         return movers[0]
 
-    def legal_actions(self, player: int | None = None) -> list[Action]:
-        """What `player` (default: the one seat to move) may do now; empty if it is not their turn."""
+    def legal_actions(self, player: int | None = None) -> Sequence[Action]:
+        """What `player` (default: the one seat to move) may do now, in the game's order; empty if it is not
+        their turn. Index it, count it, walk through it; to change it, make a list of it: it is a fresh
+        list, or a read-only `ListedActions` the game keeps."""
         if player is None:
             player = self.current_player()
         if player not in self.to_move():
             return []
         listed = self._listed_legal(player)
-        return listed.as_list() if type(listed) is ActionsInParts else list(listed)
+        return list(listed) if isinstance(listed, list) else listed
 
     def _listed_legal(self, player: int) -> Listed:
         """`_legal(player)`, worked out once per position (the list is shared: never change it)."""
@@ -261,7 +263,10 @@ class State(ABC):
         by identity at C speed. An action taken from legal_actions usually is one: it is then legal and in
         its canonical form, with no dataclass __eq__ call and no game rule to ask."""
         memo = self._legal_memo
-        return memo is not None and memo[0] == player and any(map(is_, memo[1], repeat(action)))
+        if memo is None or memo[0] != player:
+            return False
+        listed = memo[1]
+        return any(map(is_, listed, repeat(action))) if isinstance(listed, list) else listed.holds(action)
 
     def parse(self, text: str) -> Action:
         return self.CODEC.parse(text)

@@ -117,7 +117,7 @@ class HotSeatTable:
         """Whether `seat` is to make a secret decision now (one hidden from the others until a reveal)."""
         return self._known(("secret", seat), lambda: any(action.SECRET for action in self._legal(seat)))
 
-    def _legal(self, seat: int) -> list[Action]:
+    def _legal(self, seat: int) -> Sequence[Action]:
         return self.game.legal_actions(seat) if seat in self.game.to_move() else []
 
     def sees_more(self, seat: int) -> bool:

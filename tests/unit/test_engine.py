@@ -854,11 +854,14 @@ def test_actions_kept_in_parts_read_as_one_list_in_order() -> None:
     kept = ActionsInParts(parts)
     assert len(kept) == 4 and list(kept) == whole
     assert [kept[i] for i in range(-4, 4)] == whole + whole
-    assert kept[1:3] == whole[1:3] and kept[::-1] == whole[::-1]
+    assert kept[1:3] == whole[1:3] and kept[::-1] == whole[::-1] and type(kept[1:3]) is list
     assert Place(1, 2) in kept and Place(2, 1) not in kept
     with pytest.raises(IndexError):
         kept[4]
-    handed = kept.as_list()
-    assert handed == whole and handed is not kept.as_list()
-    handed.clear()
-    assert list(kept) == whole, "a caller's change to the list it was handed reached the parts"
+    with pytest.raises(IndexError):
+        kept[-5]
+    # Read as the list it stands for: equal to it (either way round), printed as it, and not to be changed.
+    assert kept == whole and whole == kept and kept != whole[:3] and kept != tuple(whole)
+    assert repr(kept) == repr(whole)
+    assert kept.holds(parts[2][1]) and not kept.holds(Place(1, 2)), "holds asks for the very object"
+    assert not hasattr(kept, "append") and not hasattr(kept, "clear")

@@ -18,6 +18,7 @@ from __future__ import annotations
 import functools
 import html
 import random
+from collections.abc import Sequence
 from typing import Any
 
 import ipywidgets as w
@@ -330,7 +331,7 @@ class ClickCrackPicture(Picture):
 
         return [*rows, button("Lock in", "cc-lock", lock, "primary")]
 
-    def _perform(self, view: ClickCrack, seat: int, legal: list[Any]) -> list[w.Widget]:
+    def _perform(self, view: ClickCrack, seat: int, legal: Sequence[Any]) -> list[w.Widget]:
         selected = self._tile(view, seat)
         tiles = []
         for tile in open_tiles(view, seat):

@@ -17,7 +17,7 @@ shows (a monster letter, a token icon or "."). Token icons leave the cell when i
 from __future__ import annotations
 
 import random
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, cached_property, lru_cache
 from itertools import compress
@@ -30,6 +30,7 @@ from cliplab.engine import (
     ActionsInParts,
     ChanceNode,
     GameSpec,
+    ListedActions,
     Option,
     OptionValue,
     Outcome,
@@ -504,27 +505,79 @@ def _relaid(mask: int, width: int, new_width: int, shift: int) -> int:
 def joins(kingdom: Mapping[Cell, str], piece: Sequence[tuple[Cell, str]]) -> list[Join]:
     """Every legal way to join `piece` (card cells with codes) to `kingdom`, in a fixed order: by turns,
     then by the anchor's row and column."""
-    return _joins_to(land_of(kingdom), _form_of(tuple(cell for cell, _ in piece)))
+    return cast(list[Join], list(_joins_to(land_of(kingdom), _form_of(tuple(cell for cell, _ in piece)))))
 
 
-def _joins_to(land: Land, form: _Form) -> list[Join]:
+def _joins_to(land: Land, form: _Form) -> list[Action] | _Joins:
     """`joins` of a piece of this form to the kingdom `land` stands for."""
-    top, left, width, mask, _, _, _ = land
-    if not mask:
-        return [join_action(0, 0, turns) for turns in range(4)]
-    frontier = (mask << 1 | mask >> 1 | mask << width | mask >> width) & ~mask
-    found: list[Join] = []
-    for by_bit, offsets in zip(_frame(top, left, width), form.offsets(width), strict=True):
-        # Anchors putting some piece cell on the frontier, less those putting one on the kingdom.
-        touching = overlapping = 0
-        for offset in offsets:
-            touching |= frontier >> offset
-            overlapping |= mask >> offset
-        # The anchors' bits, lowest first, as a byte per bit (1 where set): the joins they pick out of the
-        # frame's are taken without a Python loop.
-        flags = bin(touching & ~overlapping)[:1:-1].encode().translate(_BIT_FLAGS)
-        found.extend(compress(by_bit.reaching(len(flags)), flags))
-    return found
+    if not land[3]:
+        return [join_action(0, 0, turns) for turns in range(4)]  # the first piece is the kingdom
+    return _Joins(land, form)
+
+
+class _Joins(ListedActions):
+    """The joins of a piece to a non-empty kingdom, kept as each turn's anchors: a bitmask in the kingdom's
+    frame (bit row * width + col, counted from its top-left). Counting them is a popcount per turn, and one
+    of them is found by a search through its turn's bits, so a random player's join costs no list of them.
+
+    A Join of whole numbers is listed when its turn's bit is set: it is then the very join the game would
+    list (join_action gives one object per join), or an equal one, as good on the checked path."""
+
+    __slots__ = ("anchors", "counts", "left", "length", "top", "width")
+
+    def __init__(self, land: Land, form: _Form) -> None:
+        top, left, width, mask, _, _, _ = land
+        frontier = (mask << 1 | mask >> 1 | mask << width | mask >> width) & ~mask
+        anchors = []
+        for offsets in form.offsets(width):
+            # Anchors putting some piece cell on the frontier, less those putting one on the kingdom.
+            touching = overlapping = 0
+            for offset in offsets:
+                touching |= frontier >> offset
+                overlapping |= mask >> offset
+            anchors.append(touching & ~overlapping)
+        self.top, self.left, self.width = top, left, width
+        self.anchors = tuple(anchors)
+        self.counts = tuple(bits.bit_count() for bits in anchors)
+        self.length = sum(self.counts)
+
+    def __len__(self) -> int:
+        return self.length
+
+    def _at(self, index: int) -> Action:
+        turns = 0
+        while index >= self.counts[turns]:
+            index -= self.counts[turns]
+            turns += 1
+        # The lowest bit with index + 1 set bits at or below it: below `high` there are more than index.
+        bits, low, high = self.anchors[turns], 0, self.anchors[turns].bit_length()
+        while high - low > 1:
+            middle = (low + high) // 2
+            if (bits & ((1 << middle) - 1)).bit_count() > index:
+                high = middle
+            else:
+                low = middle
+        return join_action(self.top + low // self.width, self.left + low % self.width, turns)
+
+    def __iter__(self) -> Iterator[Action]:
+        found: list[Join] = []
+        for by_bit, bits in zip(_frame(self.top, self.left, self.width), self.anchors, strict=True):
+            # The anchors' bits, lowest first, as a byte per bit (1 where set): the joins they pick out of
+            # the frame's are taken without a Python loop.
+            flags = bin(bits)[:1:-1].encode().translate(_BIT_FLAGS)
+            found.extend(compress(by_bit.reaching(len(flags)), flags))
+        return iter(found)
+
+    def holds(self, action: Action) -> bool:
+        if type(action) is not Join:
+            return False
+        row, col, turns = action.row, action.col, action.turns
+        if type(row) is not int or type(col) is not int or type(turns) is not int or not 0 <= turns <= 3:
+            return False
+        row, col = row - self.top, col - self.left
+        return row >= 0 and 0 <= col < self.width and self.anchors[turns] >> (row * self.width + col) & 1 == 1
+
+    __contains__ = holds  # type: ignore[assignment]
 
 
 def _joins_ok(kingdom: Mapping[Cell, str], form: _Form, join: Join) -> bool:
@@ -976,7 +1029,7 @@ class Cutterland(State):
 
     # ----- legality -------------------------------------------------------------------------------
 
-    def _legal(self, player: int) -> list[Action] | ActionsInParts:
+    def _legal(self, player: int) -> list[Action] | ListedActions:
         phase = self.phase
         if phase == "cut":
             # Each card's tuple of cuts, not a list of the hand's thousands: see ActionsInParts.
@@ -985,8 +1038,7 @@ class Cutterland(State):
         if phase == "take":
             return [TAKES[piece] for piece in self.pieces_left]
         if phase == "join":
-            # A fresh list of Join objects, handed out as the list of Actions it is.
-            return cast(list[Action], _joins_to(self.lands[player], self._held()))
+            return _joins_to(self.lands[player], self._held())
         if phase == "tokens":
             return [*self.token_placements(player), KEEP]
         dragon = self.hungry[0][1]
