@@ -28,6 +28,7 @@ from cliplab.engine import (
     CHANCE,
     Action,
     ActionCodec,
+    ActionsInParts,
     ChanceNode,
     GameSpec,
     Option,
@@ -264,9 +265,11 @@ class SwapClops(State):
         """Every swap the board allows now: two tiles of the same shape, any distance apart."""
         return list(swaps_on(self.board))
 
-    def _legal(self, player: int) -> list[Action]:
-        found: list[Action] = list(swaps_on(self.board))
-        return found or [Pass()]
+    def _legal(self, player: int) -> list[Action] | ActionsInParts:
+        # The board's ~650 swaps are handed out as the kept tuple itself: a list of them would be made and
+        # freed for every move, touching every swap object twice.
+        swaps = swaps_on(self.board)
+        return ActionsInParts([swaps]) if swaps else [Pass()]
 
     def outcome_of(self, swap: Swap) -> list[int]:
         """The spaces a swap would collect (none changes here)."""
