@@ -318,6 +318,21 @@ def _is_dealt_cut(action: Cut, pieces: int) -> bool:
     return place is not None and cuts is not None and cuts[place] is action
 
 
+class _HandCuts(ActionsInParts):
+    """A hand's cuts: each card's tuple of cuts, not a list of the hand's thousands (see ActionsInParts). A
+    chosen cut is found at its own place among its card's cuts: a walk through thousands to find it would
+    cost the checked path more than the rest of the cut."""
+
+    __slots__ = ("cards", "pieces")
+
+    def __init__(self, cards: Sequence[int], pieces: int) -> None:
+        super().__init__([cut_actions(number, pieces) for number in cards])
+        self.cards, self.pieces = tuple(cards), pieces
+
+    def holds(self, action: Action) -> bool:
+        return type(action) is Cut and _is_dealt_cut(action, self.pieces) and action.card in self.cards
+
+
 def pieces_cut_by(segments: Collection[Pair]) -> tuple[int, ...]:
     """The pieces cut lines (segments between two card cells) make of a card: each cell's piece number in
     reading order, pieces numbered by their first cell (a line that encloses nothing parts nothing)."""
@@ -1032,9 +1047,7 @@ class Cutterland(State):
     def _legal(self, player: int) -> list[Action] | ListedActions:
         phase = self.phase
         if phase == "cut":
-            # Each card's tuple of cuts, not a list of the hand's thousands: see ActionsInParts.
-            pieces = self.pieces_per_card
-            return ActionsInParts([cut_actions(number, pieces) for number in self.hands[player]])
+            return _HandCuts(self.hands[player], self.pieces_per_card)
         if phase == "take":
             return [TAKES[piece] for piece in self.pieces_left]
         if phase == "join":
@@ -1043,19 +1056,6 @@ class Cutterland(State):
             return [*self.token_placements(player), KEEP]
         dragon = self.hungry[0][1]
         return [Feed(*dragon, *prey) for prey in self.hunted[player].prey(dragon, self.eaten(player))]
-
-    def _is_listed(self, player: int, action: Action) -> bool:
-        # A cut from a legal list is found at its own place among its card's cuts: the engine's walk through
-        # the thousands listed would cost the checked path more than the rest of the cut.
-        if type(action) is Cut and self.phase == "cut":
-            memo = self._legal_memo
-            return (
-                memo is not None
-                and memo[0] == player
-                and _is_dealt_cut(action, self.pieces_per_card)
-                and action.card in self.hands[player]
-            )
-        return super()._is_listed(player, action)
 
     def _is_legal(self, player: int, action: Action) -> bool:
         # A cut and a join are checked on their own: listing thousands of cuts, or every join and comparing
