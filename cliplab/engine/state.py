@@ -259,9 +259,10 @@ class State(ABC):
         return memo[1]
 
     def _is_listed(self, player: int, action: Action) -> bool:
-        """Whether `action` is one of the objects listed as `player`'s legal actions in this position, found
-        by identity at C speed. An action taken from legal_actions usually is one: it is then legal and in
-        its canonical form, with no dataclass __eq__ call and no game rule to ask."""
+        """Whether `action` is one of the objects listed as `player`'s legal actions in this position: found
+        in a list by identity at C speed, or asked of the game's own `ListedActions`. An action taken from
+        legal_actions usually is one: it is then legal and in its canonical form, with no dataclass __eq__
+        call and no game rule to ask."""
         memo = self._legal_memo
         if memo is None or memo[0] != player:
             return False
