@@ -1,7 +1,8 @@
 // cliplab grid widget: the browser side of cliplab.ui.widget.GridWidget.
 //
 // Python draws the scene as SVG (trait `svg`, sent whole now and then, and `patch`, the nodes changed since;
-// the CSS of every picture is `scene_style`) and describes it in `geometry`; this module shows that markup
+// `svg_from` says when a page showing the picture before need only patch; the CSS of every picture is
+// `scene_style`) and describes it in `geometry`; this module shows that markup
 // and turns pointer and keyboard input into intents for Python, which decides legality.
 // Nothing here judges a move: clicks, drops and keys become messages, and Python answers with a new
 // picture or a notice. Hover, focus, the mode and a held piece are browser-only state.
@@ -175,8 +176,10 @@ function render({ model, el }) {
 
   // ------------------------------------------------------------------ state
   let svg = null; // the current <svg>
-  let drawnSvg = null; // the model's "svg" markup last drawn whole
-  let drawnNodes = new Map(); // the model's "patch" as drawn: path "i j k" -> markup
+  let drawnSvg = null; // the model's "svg" markup on screen (drawn whole, or grown by patching; see drawSvg)
+  let drawnPatch = null; // the model's "patch" last drawn
+  let drawnNodes = new Map(); // that patch as drawn: path "i j k" -> markup
+  let drawnRevision = null; // the model's "revision" whose picture is on screen
   let rootOverlay = null; // <g> on top of the whole scene (ghost off the boards, tray focus ring)
   let boards = new Map(); // id -> {id, el, overlay, rows, cols, clickable, pieces, label}
   let order = []; // board ids in document order
@@ -322,13 +325,19 @@ function render({ model, el }) {
   }
 
   /** Draws the picture the model holds: `svg` whole when it changed, then the nodes `patch` names that are
-   * not drawn yet. Returns false when there was nothing new to draw. */
+   * not drawn yet. A new `svg` that Python made from the picture on screen by `patch` (its `svg_from` is the
+   * revision on screen) is not drawn whole: patching those nodes is enough. Returns false when there was
+   * nothing new to draw. */
   function drawSvg() {
     const started = performance.now();
     const markup = model.get("svg") || "";
-    const whole = markup !== drawnSvg || !host.firstChild;
-    const nodes = changedNodes(whole);
-    if (!whole && nodes.length === 0) return false;
+    const fresh = markup !== drawnSvg || !host.firstChild;
+    const whole = fresh && !(host.firstChild && model.get("svg_from") === drawnRevision);
+    const nodes = changedNodes(fresh);
+    if (!fresh && nodes.length === 0) {
+      drawnRevision = model.get("revision"); // the same picture shown again
+      return false;
+    }
     // Our overlays stay where the patch keeps their board (the focus ring is moved, not redrawn); what
     // else they hold belonged to the old picture and is drawn again if it still applies.
     hover?.el.classList.remove("cl-hover"); // a target outlives the picture
@@ -339,6 +348,7 @@ function render({ model, el }) {
     ghost = null;
     noticeMark = null;
     if (whole) drawWhole(markup);
+    drawnSvg = markup;
     if (nodes.length) patchNodes(nodes);
     svg = host.querySelector("svg");
     showZoom();
@@ -358,6 +368,7 @@ function render({ model, el }) {
     drawFocus();
     drawGhost();
     updateToolbar();
+    drawnRevision = model.get("revision");
     root.dataset.renderMs = (performance.now() - started).toFixed(2);
     return true;
   }
@@ -381,17 +392,19 @@ function render({ model, el }) {
     }
     parser.content.replaceChildren(); // not innerHTML = "": that starts the HTML parser for nothing
     svg = host.querySelector("svg");
-    drawnSvg = markup;
   }
 
-  /** The [path, markup] pairs of `patch` not drawn yet (all of them after a whole redraw); remembers them all
-   * as drawn. Python names each changed node of its picture once, by the child indices leading to it from
-   * the <svg> ("1 0 6 5"), and keeps naming it until it sends the picture whole again. */
-  function changedNodes(whole) {
-    const drawn = whole ? new Map() : drawnNodes;
+  /** The [path, markup] pairs of `patch` not drawn yet (all of them with a new `svg`); remembers them all as
+   * drawn. Python names each changed node of its picture once, by the child indices leading to it from the
+   * <svg> ("1 0 6 5"), and keeps naming it until it sends the picture whole again. */
+  function changedNodes(fresh) {
+    const sent = model.get("patch") || {};
+    if (!fresh && sent === drawnPatch) return []; // one update calls this once for each trait it changed
+    drawnPatch = sent;
+    const drawn = fresh ? new Map() : drawnNodes;
     const named = new Map();
     const changed = [];
-    for (const [key, markup] of Object.entries(model.get("patch") || {})) {
+    for (const [key, markup] of Object.entries(sent)) {
       named.set(key, markup);
       if (drawn.get(key) !== markup) changed.push([key.split(" ").map(Number), markup]);
     }
@@ -1468,7 +1481,7 @@ function render({ model, el }) {
 
   function hideNotice() {
     shownNotice = null;
-    notice.hidden = true;
+    if (!notice.hidden) notice.hidden = true; // every redraw comes here: setting it again is still a change
     noticeMark?.remove();
     noticeMark = null;
   }
@@ -1521,6 +1534,7 @@ function render({ model, el }) {
   // Python sets it in the same update as the picture: all change handlers of one update run before the
   // page does anything else, so a reader who sees the new number also sees that picture drawn.
   const onRevision = guard(() => {
+    onSvg(); // an update may change the number alone (the same picture again): it is then the one on screen
     root.dataset.revision = String(model.get("revision") ?? 0);
   });
   model.on("change:revision", onRevision);

@@ -44,6 +44,9 @@ class GridWidget(anywidget.AnyWidget):
     # changed, not the picture. (Flat text, not nested lists: the kernel walks every list of a message.)
     svg = traitlets.Unicode("").tag(sync=True)
     patch = traitlets.Dict().tag(sync=True)
+    # Set with `svg`: the revision whose picture `patch` turns into `svg` (-1: none). A page showing that
+    # revision then only patches those nodes instead of drawing `svg` whole; a page opening later draws `svg`.
+    svg_from = traitlets.Int(-1).tag(sync=True)
     # What the front end needs beyond the picture: for each board its size, what can be clicked and the size
     # of the targets it builds for points and segments; for each tray piece its cells (to preview it under
     # the pointer). Sent when it changes, which most clicks do not.
@@ -61,6 +64,15 @@ Handler = Callable[[Intent], Any]
 
 def _short(text: str) -> str:
     return text if len(text) <= NOTICE_LIMIT else text[: NOTICE_LIMIT - 1] + "…"
+
+
+def _length(nodes: dict[tuple[int, ...], str]) -> int:
+    return sum(map(len, nodes.values()))
+
+
+def _keyed(nodes: dict[tuple[int, ...], str]) -> dict[str, str]:
+    """Nodes under their paths as the widget's `patch` names them: child indices joined by spaces."""
+    return {" ".join(map(str, path)): markup for path, markup in nodes.items()}
 
 
 class Grid:
@@ -105,16 +117,19 @@ class Grid:
         }
         picture = svg.picture(scene, self.widget.ids, style=False)
         patch = self._patch(picture)
-        self._picture = picture
         with self.widget.hold_sync():
             if patch is None:
+                markup = str(picture)
+                grown = self._grown(picture, markup)
                 self._sent, self._patched = picture, set()
-                self.widget.svg = str(picture)
-                patch = {}
+                self.widget.svg = markup
+                self.widget.svg_from = -1 if grown is None else self.widget.revision
+                patch = _keyed(grown or {})
             self.widget.patch = patch
             self.widget.geometry = geometry
             self.widget.notice = {}
             self.widget.revision += 1
+        self._picture = picture
 
     @property
     def svg(self) -> str:
@@ -126,19 +141,34 @@ class Grid:
         have drawn them differently); None when the picture should be sent whole."""
         if self._sent is None:
             return None
-        paths = self._patched | set(svg.changes(self._sent, picture))
-        if () in paths:
-            return None
-        # A node inside another that is sent whole is in its markup already.
-        kept = sorted(path for path in paths if not any(path[:n] in paths for n in range(1, len(path))))
-        patch = {" ".join(map(str, path)): str(picture.at(path)) for path in kept}
+        nodes = self._named(picture, self._patched | set(svg.changes(self._sent, picture)))
         # Every later redraw sends the patch again until the picture is sent whole: past half the picture's
         # length (the one sent whole stands in for it: it is not worth drawing the new one as text to count),
         # sending it whole once is the shorter way.
-        if 2 * sum(map(len, patch.values())) >= len(self.widget.svg):
+        if nodes is None or 2 * _length(nodes) >= len(self.widget.svg):
             return None
-        self._patched = set(kept)
-        return patch
+        self._patched = set(nodes)
+        return _keyed(nodes)
+
+    def _grown(self, picture: Tag, markup: str) -> dict[tuple[int, ...], str] | None:
+        """The nodes that differ from the picture on screen, sent with `markup` (the picture sent whole) when
+        they are under half its length: a page showing that picture then draws only them."""
+        if self._picture is None:
+            return None
+        nodes = self._named(picture, set(svg.changes(self._picture, picture)))
+        return nodes if nodes is not None and 2 * _length(nodes) < len(markup) else None
+
+    @staticmethod
+    def _named(picture: Tag, paths: set[tuple[int, ...]]) -> dict[tuple[int, ...], str] | None:
+        """The markup of `picture`'s nodes at `paths`, but those inside another of them (in its markup
+        already); None when one of them is the <svg> itself."""
+        if () in paths:
+            return None
+        return {
+            path: str(picture.at(path))
+            for path in sorted(paths)
+            if not any(path[:n] in paths for n in range(1, len(path)))
+        }
 
     def on(self, kind: str, handler: Handler) -> None:
         """Call `handler(intent)` for intents of a kind ("cell", "segment", "point", "drop" or "any")."""

@@ -827,3 +827,66 @@ def test_patched_redraws_draw_what_a_whole_redraw_draws(
     assert g.state()["sheet"] == {"cells": {(6, 8): (SKY, "x")}, "cuts": [(160, 40, 200, 40)], "tokens": [(5, 6)]}
     assert g.state()["card"]["cells"] == {(2, 2): (SKY, "x"), (0, 1): (SKY, "x")}
     g.shot(artifacts_dir, "grid_patched_redraws")
+
+
+# A small card whose cells turn orange one by one: the patch, sent again with every redraw, soon reaches half
+# the picture, which then goes whole, saying which picture it grew from (svg_from). A twin drawn whole follows.
+GROWN_SETUP = """\
+import ipywidgets as widgets
+
+from cliplab.ui import Board, Cell, Scene
+from cliplab.ui.widget import Grid
+
+fills = {}
+sent = widgets.Label("sent whole 1")
+whole = widgets.Box()
+whole.add_class("whole")
+
+
+def scene():
+    cells = tuple(Cell((r, c), fill=fills.get((r, c), "paper")) for r in range(3) for c in range(3))
+    return Scene(boards=(Board("card", "Card", 3, 3, cells=cells, clickable=("cell",)),))
+
+
+def clicked(intent):
+    fills[intent.at] = "orange"
+    grid.show(scene())
+    for old in whole.children:
+        old.close()
+    whole.children = (Grid(scene()).widget,)
+
+
+def count_sends(_change):
+    sent.value = f"sent whole {int(sent.value.split()[-1]) + 1}"
+
+
+grid = Grid(scene())
+grid.on("cell", clicked)
+grid.widget.observe(count_sends, "svg")
+"""
+
+
+def test_a_picture_sent_whole_from_the_one_on_screen_is_patched_not_redrawn(
+    tmp_path: Path, voila_server: Any, page: Page, js_errors: Any
+) -> None:
+    path = _write_notebook(tmp_path / "grown.ipynb", GROWN_SETUP, "display(grid, sent, whole)")
+    page.goto(voila_server(path).url, wait_until="commit", timeout=KERNEL_TIMEOUT_MS)
+    root = page.locator("div.cl-grid").first
+    _wait_for_widget(root, js_errors)
+    # Drawing a picture whole makes every node as Python drew it: this mark on a cell no click changes goes.
+    untouched = root.locator("g[data-kind=cell][data-r='2'][data-c='2']")
+    untouched.evaluate("(cell) => cell.setAttribute('data-untouched', '')")
+    twin = page.locator(".whole div.cl-grid")
+    for done, (r, c) in enumerate([(0, 0), (0, 1), (0, 2), (1, 0), (1, 1)], start=1):
+        root.locator(f"g[data-kind=cell][data-r='{r}'][data-c='{c}']").click()
+        js_errors.wait_until(
+            lambda done=done: (
+                root.get_attribute("data-revision") == str(done + 1)
+                and twin.count() == 1
+                and root.evaluate(DRAWN).replace(' data-untouched=""', "") == twin.evaluate(DRAWN)
+            ),
+            f"after click {done} the patched picture is the one drawn whole",
+            timeout=ANSWER_TIMEOUT_MS,
+        )
+    assert page.locator(".widget-label", has_text="sent whole").inner_text() == "sent whole 2"
+    assert untouched.get_attribute("data-untouched") == ""

@@ -168,8 +168,12 @@ def test_malformed_intents_are_refused_with_a_reason(message: object, complaint:
 
 def _drawn(widget: GridWidget) -> ET.Element:
     """The picture a page draws from a GridWidget's state: `svg`, then each node `patch` names put in place."""
-    picture = ET.fromstring(widget.svg)
-    for key, markup in widget.patch.items():
+    return _patched(ET.fromstring(widget.svg), widget.patch)
+
+
+def _patched(picture: ET.Element, patch: dict[str, str]) -> ET.Element:
+    """`picture` with each node `patch` names put in place."""
+    for key, markup in patch.items():
         path = [int(index) for index in key.split()]
         parent = picture
         for index in path[:-1]:
@@ -209,6 +213,43 @@ def test_grid_sends_only_the_nodes_that_changed_and_they_make_the_picture() -> N
     grid = Grid(SCENE)
     grid.show(steps[0](grid.scene))
     assert list(grid.widget.patch) == ["1 0 6 5"]
+
+
+def test_a_picture_sent_whole_names_what_changed_since_the_one_on_screen() -> None:
+    from dataclasses import replace
+
+    from cliplab.ui.widget import Grid
+
+    fills: dict[tuple[int, int], str] = {}
+
+    def scene() -> Scene:
+        cells = tuple(Cell((r, c), fill=fills.get((r, c), "paper")) for r in range(3) for c in range(3))
+        return Scene(boards=(Board("b", "Board", 3, 3, cells=cells, clickable=("cell",)),))
+
+    grid = Grid(scene())
+    assert grid.widget.svg_from == -1
+    first = grid.widget.svg
+    # Cells turn orange one by one until the patch, sent again with every redraw, would be half the picture.
+    for n in range(9):
+        on_screen = ET.tostring(_drawn(grid.widget))
+        revision = grid.widget.revision
+        fills[divmod(n, 3)] = "orange"
+        grid.show(scene())
+        if grid.widget.svg != first:
+            break
+    assert n > 1, "a patch of one or two cells is not half the picture"
+    # Sent whole, with the one cell that changed since the picture on screen and that picture's revision: a page
+    # showing it patches that cell; a page opening now draws the picture and patches the cell to what it is.
+    assert grid.widget.svg_from == revision and list(grid.widget.patch) == [f"0 0 {1 + n // 3} {n % 3}"]
+    assert ET.tostring(_patched(ET.fromstring(on_screen), grid.widget.patch)) == ET.tostring(ET.fromstring(grid.svg))
+    assert ET.tostring(_drawn(grid.widget)) == ET.tostring(ET.fromstring(grid.svg))
+    # The next redraws patch that picture; one that changes the <svg> itself is drawn whole by every page.
+    sent = grid.widget.svg
+    fills[(2, 2)] = "sky"
+    grid.show(scene())
+    assert grid.widget.svg == sent and list(grid.widget.patch) == ["0 0 3 2"]
+    grid.show(replace(scene(), status="Your turn"))
+    assert grid.widget.svg_from == -1 and grid.widget.patch == {}
 
 
 def test_grid_refuses_malformed_messages_without_calling_handlers() -> None:
