@@ -11,13 +11,14 @@ games differ from round to round by up to a third. The goals: 2 workers give at 
 second of one, and 10,000 random games take under 60 s (that one includes starting the workers). When a
 game misses the 60 s goal, a profile of its random games (in this process) shows where the time goes.
 
-Default bots play at least 24 games per batch: their games are long and uneven, and with 12 (6 per worker)
-the last game or two decided the time while the other worker had nothing left to play. Where their games are
-quick, a batch holds as many as one worker plays in about 4 s (timed on a few untimed games first): a batch
-of a fraction of a second measures the pool's hand-over more than the games, and a designer's simulation
-is hundreds of games.
+Default bots play at least 48 games per batch: their games are long and uneven, and the last game of a
+batch leaves the other worker with nothing to play. With 12 games (6 per worker) the last one or two decided
+the time; with 24, two workers played Cutterland's heuristic games (about 0.27 s each, some several times
+that) at 1.77x the speed of one where their CPU time allowed 1.86x. Where their games are quick, a batch holds as many as one worker
+plays in about 8 s (timed on a few untimed games first): a batch of a fraction of a second measures the
+pool's hand-over more than the games, and a designer's simulation is hundreds of games.
 
-Run:  .venv/bin/python bench/sim.py [--repeats 3] [--random-games 1000] [--default-games 24] [--skip-10k]
+Run:  .venv/bin/python bench/sim.py [--repeats 3] [--random-games 1000] [--default-games 48] [--skip-10k]
 The machine's load average is printed: on a shared machine other work takes CPU from the workers, so
 beside games per second (wall clock) the table gives games per CPU-second (this process and its workers,
 from /proc), and from it the games per second the run would reach if the cores were free.
@@ -50,7 +51,7 @@ if TYPE_CHECKING:
     from distributed import Client
 
 GOAL_SPEEDUP = 1.8
-DEFAULT_BATCH_SECONDS = 4.0  # how long one worker should take over a batch of default-bot games
+DEFAULT_BATCH_SECONDS = 8.0  # how long one worker should take over a batch of default-bot games
 GOAL_SECONDS = 60.0
 TEN_THOUSAND = 10_000
 
@@ -153,7 +154,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3, help="timed batches per figure (default 3)")
     parser.add_argument("--random-games", type=int, default=1000, help="games per batch, random bots (1000)")
-    parser.add_argument("--default-games", type=int, default=24, help="least games per batch, default bots (24)")
+    parser.add_argument("--default-games", type=int, default=48, help="least games per batch, default bots (48)")
     parser.add_argument("--skip-10k", action="store_true", help="skip the 10,000-game check")
     parser.add_argument("--skip-dask", action="store_true", help="skip Dask")
     args = parser.parse_args()
