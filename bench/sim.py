@@ -14,9 +14,10 @@ game misses the 60 s goal, a profile of its random games (in this process) shows
 Default bots play at least 48 games per batch: their games are long and uneven, and the last game of a
 batch leaves the other worker with nothing to play. With 12 games (6 per worker) the last one or two decided
 the time; with 24, two workers played Cutterland's heuristic games (about 0.27 s each, some several times
-that) at 1.77x the speed of one where their CPU time allowed 1.86x. Where their games are quick, a batch holds as many as one worker
-plays in about 8 s (timed on a few untimed games first): a batch of a fraction of a second measures the
-pool's hand-over more than the games, and a designer's simulation is hundreds of games.
+that) at 1.77x the speed of one where their CPU time allowed 1.86x. Where their games are quick, a batch
+holds as many as one worker plays in about 8 s (timed on a few untimed games first): a batch of a fraction
+of a second measures the pool's hand-over more than the games, and a designer's simulation is hundreds of
+games.
 
 Run:  .venv/bin/python bench/sim.py [--repeats 3] [--random-games 1000] [--default-games 48] [--skip-10k]
 The machine's load average is printed: on a shared machine other work takes CPU from the workers, so
