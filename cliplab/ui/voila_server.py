@@ -67,6 +67,13 @@ def _handing_out_fresh_kernels(*args: Any, **kwargs: Any) -> type:
                 delay = start - now
             super().fill_if_needed(delay, *args, **kwargs)
 
+        async def shutdown_all(self, *args: Any, **kwargs: Any) -> None:
+            # jupyter_client's shutdown_all also names the kernels still starting, which jupyter_server's
+            # shutdown refuses ("Kernel does not exist") and so stops before it has ended the others: a
+            # Ctrl-C while the pool fills left kernels' files behind. Let those starts finish first.
+            await asyncio.gather(*self._pending_kernels.values(), return_exceptions=True)
+            await super().shutdown_all(*args, **kwargs)
+
         async def get_rendered_notebook(self, *args: Any, **kwargs: Any) -> Any:
             handed_out = await super().get_rendered_notebook(*args, **kwargs)
             _render_task, _rendered, kernel_id = handed_out

@@ -254,7 +254,11 @@ def _kernel_ids(voila: int) -> set[str]:
     """The ids of the kernels running under the Voila server (from their connection files' names)."""
     ids = set()
     for pid in _children(voila):
-        found = re.search(r"kernel-([0-9a-f-]{36})\.json", Path(f"/proc/{pid}/cmdline").read_bytes().decode())
+        try:
+            command = Path(f"/proc/{pid}/cmdline").read_bytes().decode()
+        except FileNotFoundError:
+            continue  # a kernel that ended since it was listed
+        found = re.search(r"kernel-([0-9a-f-]{36})\.json", command)
         if found:
             ids.add(found.group(1))
     return ids
