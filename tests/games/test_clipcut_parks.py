@@ -29,11 +29,14 @@ from cliplab.engine import CHANCE, from_json, new_game, to_json
 from cliplab.games.clipcut_parks import ClipCutParks, Cut, Roll
 from cliplab.games.clipcut_parks.content import DIE_FACES
 from cliplab.games.clipcut_parks.rules import (
+    _CUT_AT,
     ALL_CARDS_DONE,
     CUT_IMPOSSIBLE,
+    DIRS,
     PILE_EMPTY,
     ROUND_LIMIT,
     SHEETS_SPENT,
+    CutList,
 )
 
 P1, P2, P3, P4 = ("park", 1), ("park", 2), ("park", 3), ("park", 4)
@@ -292,6 +295,39 @@ def test_game_ends_when_no_sheet_can_make_a_1_cut_any_more(content: pytest.Monke
     assert game.skipped[1] == [1] and game.to_move() == (0,)
     play(game, "cut 1 from 3,4 going S", "keep the part with square 3,3", "crumple section 1")
     assert game.ended == SHEETS_SPENT
+
+
+def test_the_legal_cuts_are_every_cut_the_cutting_rules_allow_counted_and_indexed_without_listing_them() -> None:
+    # Every cut within the frame, asked of the rules one by one, against the cuts the game counts and indexes
+    # by their masks, at every cut of a few seeded random games.
+    every_cut = list(_CUT_AT.values())
+
+    def rules_order(cut: Cut) -> tuple[int, int, int, int]:  # by start point, direction, length
+        return cut.row, cut.col, DIRS.index(cut.direction), cut.length
+
+    positions = 0
+    for seed in range(2):
+        rng = random.Random(seed)
+        game = new_game("clipcut_parks", players=2, seed=seed)
+        while not game.is_over():
+            for seat in game.to_move():
+                legal = game.legal_actions(seat)
+                if game.stage[seat] in ("cut", "bonus"):
+                    positions += 1
+                    sheet, lengths = game.cutting(seat), game.lengths_to_cut(seat)
+                    allowed = [cut for cut in every_cut if cut.length in lengths and sheet.problem(cut) is None]
+                    assert isinstance(legal, CutList) and len(legal) == len(allowed)
+                    assert [legal[k] for k in range(len(legal))] == sorted(allowed, key=rules_order)
+                    assert [legal[-k] for k in range(1, len(legal) + 1)] == list(reversed(legal[:]))
+                    assert list(legal) == [legal[k] for k in range(len(legal))] == game.legal_cuts(seat)
+                    assert all(legal.holds(cut) for cut in allowed)
+                    assert not any(legal.holds(cut) for cut in every_cut if cut not in allowed)
+                    twin = Cut(allowed[0].length, allowed[0].row, allowed[0].col, allowed[0].direction)
+                    assert not legal.holds(twin) and twin in legal  # equal, but not the listed object
+                    with pytest.raises(IndexError):
+                        legal[len(legal)]
+                game.apply(rng.choice(legal), seat)
+    assert positions > 100
 
 
 def test_round_limit_option_ends_the_game(content: pytest.MonkeyPatch) -> None:

@@ -16,7 +16,7 @@ everyone cutting first and building after.
 from __future__ import annotations
 
 import random
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import compress, pairwise
@@ -31,6 +31,7 @@ from cliplab.engine import (
     GameConfig,
     GameSpec,
     IllegalAction,
+    ListedActions,
     Option,
     OptionValue,
     Outcome,
@@ -342,16 +343,96 @@ _DIRECTION_OF = {("h", 0): "E", ("h", 1): "W", ("v", 0): "S", ("v", 1): "N"}
 _ZERO_ONE = bytes.maketrans(b"01", b"\x00\x01")  # a mask's binary digits as selectors for compress
 
 
+class _Layout:
+    """Where each legal cut of the `wanted` lengths sits in their masks (see _cut_masks)."""
+
+    def __init__(self, wanted: tuple[int, ...]) -> None:
+        blocks = [(axis, length, way) for axis, length, way in _BLOCKS if length in wanted]
+        self.keys = tuple(  # the sort key of the cut each bit stands for, highest bit first (as format writes)
+            ((bit * 4 + DIRS.index(_DIRECTION_OF[axis, way])) * 8 + length)
+            for axis, length, way in blocks
+            for bit in reversed(range(SPAN))
+        )
+        # Lowest block first: where it starts, the sort key of its cut at point 0, its cuts' keys by a row's bits.
+        self.blocks = tuple(
+            (SPAN * place, DIRS.index(_DIRECTION_OF[axis, way]) * 8 + length, _row_keys(axis, length, way))
+            for place, (axis, length, way) in enumerate(reversed(blocks))
+        )
+        self.rows = tuple(  # each row of start points' bits in every block
+            sum(ROW_BITS << (row * WIDTH + start) for start, _, _ in self.blocks) for row in range(SHEET_ROWS + 1)
+        )
+        self.start_of = {first_key: start for start, first_key, _ in self.blocks}  # a block by its cuts' keys mod 32
+
+
+ROW_BITS = (1 << WIDTH) - 1
+_KEYS_PER_POINT = 32  # a cut's sort key is (point * 4 + direction) * 8 + length
+
+
 @lru_cache(maxsize=16)
-def _block_keys(wanted: tuple[int, ...]) -> tuple[int, ...]:
-    """The sort key of the cut each bit of the masks of the `wanted` lengths stands for, highest bit first
-    (as format writes a number)."""
-    keys: list[int] = []
-    for axis, length, way in _BLOCKS:
-        if length in wanted:
-            d = DIRS.index(_DIRECTION_OF[axis, way])
-            keys += (((bit * 4 + d) * 8 + length) for bit in reversed(range(SPAN)))
-    return tuple(keys)
+def _row_keys(axis: str, length: int, way: int) -> tuple[tuple[int, ...], ...]:
+    """By the bits of one row of a block: the sort keys of the cuts they stand for, counted from the row's start."""
+    first = DIRS.index(_DIRECTION_OF[axis, way]) * 8 + length
+    return tuple(
+        tuple(col * _KEYS_PER_POINT + first for col in range(WIDTH) if value >> col & 1) for value in range(1 << WIDTH)
+    )
+
+
+_layout = lru_cache(maxsize=16)(_Layout)
+_KEY_OF = {id(cut): key for key, cut in _CUT_AT.items()}  # a listed cut's sort key, by the object itself
+
+
+class CutList(ListedActions):
+    """The legal cuts of a sheet, by start point, direction, length, as the masks that find them: counted by
+    their bits, and the k-th found within its row of start points, so a player that wants one cut of dozens
+    pays for a row of them. Walking through them lists them all, once."""
+
+    __slots__ = ("layout", "length", "listed", "masks")
+
+    def __init__(self, masks: int, layout: _Layout) -> None:
+        self.masks = masks
+        self.layout = layout
+        self.length = masks.bit_count()
+        self.listed: tuple[Cut, ...] | None = None
+
+    def __len__(self) -> int:
+        return self.length
+
+    def _at(self, index: int) -> Action:
+        if self.listed is not None:
+            return self.listed[index]
+        masks = self.masks
+        row = 0
+        for row_bits in self.layout.rows:
+            in_row = (masks & row_bits).bit_count()
+            if index < in_row:
+                break
+            index -= in_row
+            row += 1
+        shift = row * WIDTH
+        keys: list[int] = []
+        for start, _, keys_of in self.layout.blocks:
+            keys += keys_of[masks >> (start + shift) & ROW_BITS]
+        keys.sort()
+        return _CUT_AT[keys[index] + shift * _KEYS_PER_POINT]
+
+    def __iter__(self) -> Iterator[Cut]:
+        return iter(self.cuts())
+
+    def cuts(self) -> tuple[Cut, ...]:
+        """All of them, listed once."""
+        if self.listed is None:
+            keys = self.layout.keys
+            listed = list(compress(keys, format(self.masks, f"0{len(keys)}b").encode().translate(_ZERO_ONE)))
+            listed.sort()
+            self.listed = tuple(map(_CUT_AT.__getitem__, listed))
+        return self.listed
+
+    def holds(self, action: Action) -> bool:
+        key = _KEY_OF.get(id(action))
+        if key is None:
+            return False
+        start = self.layout.start_of.get(key % _KEYS_PER_POINT)
+        return start is not None and bool(self.masks >> (start + key // _KEYS_PER_POINT) & 1)
 
 
 def _cut_masks(bits: SheetBits, round_ends: tuple[int, int], wanted: tuple[int, ...]) -> int:
@@ -379,7 +460,7 @@ def _cut_masks(bits: SheetBits, round_ends: tuple[int, int], wanted: tuple[int, 
 # recurs from game to game, and the planning bot asks about the same imagined sheets again: each is worked
 # out once while it is asked for.
 @lru_cache(maxsize=4096)
-def _cuts_listed(bits: SheetBits, round_cuts: tuple[RoundCut, ...], wanted: tuple[int, ...]) -> tuple[Cut, ...]:
+def _cuts_listed(bits: SheetBits, round_cuts: tuple[RoundCut, ...], wanted: tuple[int, ...]) -> CutList:
     """Every legal cut of the `wanted` lengths on a sheet with these bits and this round's cuts: by start
     point, direction, length."""
     horizontal = vertical = 0  # where this round's cuts on each axis end
@@ -388,14 +469,10 @@ def _cuts_listed(bits: SheetBits, round_cuts: tuple[RoundCut, ...], wanted: tupl
             horizontal |= _BIT[start] | _BIT[end]
         else:
             vertical |= _BIT[start] | _BIT[end]
-    keys = _block_keys(wanted)
-    masks = _cut_masks(bits, (horizontal, vertical), wanted)
-    listed = list(compress(keys, format(masks, f"0{len(keys)}b").encode().translate(_ZERO_ONE)))
-    listed.sort()
-    return tuple(map(_CUT_AT.__getitem__, listed))
+    return CutList(_cut_masks(bits, (horizontal, vertical), wanted), _layout(wanted))
 
 
-def _cuts_of(bits: SheetBits, round_cuts: Iterable[RoundCut], lengths: tuple[int, ...]) -> tuple[Cut, ...]:
+def _cuts_of(bits: SheetBits, round_cuts: Iterable[RoundCut], lengths: tuple[int, ...]) -> CutList:
     """Every legal cut of the given lengths on a sheet with these bits and this round's cuts."""
     return _cuts_listed(bits, tuple(round_cuts), _wanted(lengths))
 
@@ -482,7 +559,7 @@ class SheetCuts:
 
     def legal(self, lengths: Collection[int]) -> list[Cut]:
         """Every legal cut of the given lengths (the same rules as `problem`): by start point, direction, length."""
-        return list(_cuts_of(self.bits, self.round_cuts, tuple(lengths)))
+        return list(_cuts_of(self.bits, self.round_cuts, tuple(lengths)).cuts())
 
     def closing_steps(self, points: Sequence[Point]) -> list[int]:
         """The steps of a cut along `points` (counted from 1) that end on the sheet's boundary or on an earlier
@@ -723,10 +800,10 @@ class ClipCutParks(State):
         return BONUS_CUT_LENGTHS if self.stage[seat] == "bonus" else tuple(self.to_cut[seat])
 
     def legal_cuts(self, seat: int) -> list[Cut]:
-        return list(self._cuts_now(seat))
+        return list(self._cuts_now(seat).cuts())
 
-    def _cuts_now(self, seat: int) -> tuple[Cut, ...]:
-        """`legal_cuts` as the shared tuple the cutting rules keep (the game asks for it on every cut)."""
+    def _cuts_now(self, seat: int) -> CutList:
+        """`legal_cuts` as the cutting rules keep them (the game asks for them on every cut)."""
         return _cuts_of(self.sheet_bits[seat], self.round_cuts[seat], self.lengths_to_cut(seat))
 
     def _cut(self, seat: int, cut: Cut) -> None:
@@ -1004,10 +1081,10 @@ class ClipCutParks(State):
 
     # ----- the engine's hooks ------------------------------------------------------------------------
 
-    def _legal(self, player: int) -> list[Action]:
+    def _legal(self, player: int) -> list[Action] | CutList:
         stage = self.stage[player]
         if stage in ("cut", "bonus"):
-            return [*self._cuts_now(player)]
+            return self._cuts_now(player)
         if stage == "keep":
             return [Keep(*min(piece)) for piece in self.tied[player]]
         if stage == "build":
