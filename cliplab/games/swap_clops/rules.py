@@ -119,7 +119,12 @@ def collected_by(board: Sequence[int], swapped: Sequence[int]) -> list[int]:
 def swaps_on(board: Sequence[int]) -> tuple[Swap, ...]:
     """Every legal swap on `board`, in reading order of the first space, then the second. Boards with the
     same shapes in the same spaces have the same swaps, so the answer is kept per shape layout."""
-    return _swaps(bytes(board).translate(_SHAPE_CODES))
+    return _swaps(_layout_of(board))
+
+
+def _layout_of(board: Sequence[int]) -> bytes:
+    """The shape code (0 empty) of each space's tile."""
+    return bytes(board).translate(_SHAPE_CODES)
 
 
 # A few hundred layouts cover a game and a search bot's samples of it; each list is ~5 KB.
@@ -168,6 +173,26 @@ _PAIR_FIRST = np.array([first for first, _ in _PAIRS], dtype=np.intp)
 _PAIR_SECOND = np.array([second for _, second in _PAIRS], dtype=np.intp)
 _SWAP_ARRAY = np.empty(len(ALL_SWAPS), dtype=object)
 _SWAP_ARRAY[:] = ALL_SWAPS
+_SPACES_OF = {id(swap): pair for swap, pair in zip(ALL_SWAPS, _PAIRS, strict=True)}  # a listed swap's two spaces
+
+
+class LayoutSwaps(ActionsInParts):
+    """The legal swaps of one layout of shapes, handed out as the tuple kept for it. Whether a chosen swap is
+    one of them is asked of the shapes at its two spaces: a few lookups, where a walk through ~650 swaps to
+    find the object would cost the checked path a third of its time."""
+
+    __slots__ = ("shapes",)
+
+    def __init__(self, shapes: bytes) -> None:
+        super().__init__([_swaps(shapes)])
+        self.shapes = shapes
+
+    def holds(self, action: Action) -> bool:
+        spaces = _SPACES_OF.get(id(action))
+        if spaces is None:
+            return False
+        shape = self.shapes[spaces[0]]
+        return shape != 0 and shape == self.shapes[spaces[1]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -265,11 +290,11 @@ class SwapClops(State):
         """Every swap the board allows now: two tiles of the same shape, any distance apart."""
         return list(swaps_on(self.board))
 
-    def _legal(self, player: int) -> list[Action] | ActionsInParts:
+    def _legal(self, player: int) -> list[Action] | LayoutSwaps:
         # The board's ~650 swaps are handed out as the kept tuple itself: a list of them would be made and
         # freed for every move, touching every swap object twice.
-        swaps = swaps_on(self.board)
-        return ActionsInParts([swaps]) if swaps else [Pass()]
+        swaps = LayoutSwaps(_layout_of(self.board))
+        return swaps if swaps else [Pass()]
 
     def outcome_of(self, swap: Swap) -> list[int]:
         """The spaces a swap would collect (none changes here)."""
@@ -285,16 +310,6 @@ class SwapClops(State):
         ):
             return Swap(action.row_b, action.col_b, action.row_a, action.col_a)
         return action
-
-    def _is_listed(self, player: int, action: Action) -> bool:
-        # A swap of whole numbers that is legal as named is one the legal list holds, in the form it holds it:
-        # asking the board is a few lookups, where the engine's walk through ~650 listed swaps to find the
-        # object cost the checked path a third of its time.
-        if type(action) is Swap:
-            row_a, col_a, row_b, col_b = action.row_a, action.col_a, action.row_b, action.col_b
-            whole_numbers = type(row_a) is type(col_a) is type(row_b) is type(col_b) is int
-            return whole_numbers and self._is_legal(player, action)
-        return super()._is_listed(player, action)
 
     def _is_legal(self, player: int, action: Action) -> bool:
         # The same answer as looking the action up in the ~650 legal swaps, without listing them.
