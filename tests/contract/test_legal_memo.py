@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from cliplab.engine import ListedActions, State, games, spec
+from cliplab.engine import IllegalAction, ListedActions, State, games, spec
 
 GAMES = games()
 STEPS = 60  # actions played per game, enough to reach every game's second kind of decision
@@ -56,3 +56,29 @@ def test_legal_actions_always_list_what_the_rules_allow_in_the_position_as_it_is
     length = len(state.log) // 2
     state.rewind(length)
     agrees_with_the_rules(state)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_an_action_listed_for_the_seat_to_move_is_refused_from_any_other_seat_and_changes_nothing(game: str) -> None:
+    # The checked path takes an action it handed out for this seat and position without further checks: it
+    # must not take the same object from a seat that is not to move, a seat given as True, or on a view.
+    rng = random.Random(3)
+    state = spec(game).new(spec(game).default_players, seed=5)
+    refused = 0
+    for _ in range(STEPS):
+        if state.is_over():
+            break
+        movers = state.to_move()
+        seat = rng.choice(movers)
+        action = rng.choice(state.legal_actions(seat))
+        before = state.fingerprint()
+        for other in [*(s for s in range(state.players) if s not in movers), True]:
+            with pytest.raises(IllegalAction):
+                state.apply(action, other)  # type: ignore[arg-type]
+            refused += 1
+        view = state.view(seat)
+        with pytest.raises(IllegalAction):
+            view.apply(view.legal_actions(seat)[0], seat)
+        assert state.fingerprint() == before
+        state.apply(action, seat)
+    assert refused > 10
