@@ -29,9 +29,10 @@ const DRAG_START_PX = 6;
 const PATCH_LIMIT = 60;
 // Boards' click targets kept for reuse (a board redrawn whole, a turn that takes clicks again); the oldest go.
 const TARGETS_KEPT = 32;
-// A click moves the focus at once but draws it (ring, classes, toolbar) with Python's answer: done while the
-// message is on its way, that work and the frame it asks for slow the answer (~1 ms a click). With no answer
-// this soon it is drawn anyway. The ring is hidden while the mouse is in use, so nothing shows the wait.
+// A click moves the focus at once but draws it (ring, classes, toolbar) after Python's answer: done while the
+// message is on its way, that work and the frame it asks for slow the answer (~1 ms a click); done with a
+// redraw, it holds back that redraw's paint. With no answer this soon it is drawn anyway. The ring is hidden
+// while the mouse is in use, so nothing shows the wait.
 const CLICK_FOCUS_WAIT_MS = 50;
 const TRAY = "\u0000tray"; // focus "board" standing for the tray of pieces (not a valid board id)
 // The viewer's own zoom on top of the scale a game draws at (a projector wants it larger). The board keeps
@@ -349,7 +350,20 @@ function render({ model, el }) {
     noticeMark = null;
     if (whole) drawWhole(markup);
     drawnSvg = markup;
-    if (nodes.length) patchNodes(nodes);
+    // A click's answer mostly changes a few cells: the boards, the tray and the <svg> are then as they were.
+    if (!patchNodes(nodes) || whole) readPicture();
+    normaliseFocus();
+    if (focusPending && !keyboardPlacing()) drawFocusAfterPaint();
+    else drawFocus();
+    drawGhost();
+    updateToolbar();
+    drawnRevision = model.get("revision");
+    root.dataset.renderMs = (performance.now() - started).toFixed(2);
+    return true;
+  }
+
+  /** Takes in a picture whose <svg>, boards or tray may be new. */
+  function readPicture() {
     svg = host.querySelector("svg");
     showZoom();
     if (svg && rootOverlay?.parentNode !== svg) {
@@ -364,13 +378,6 @@ function render({ model, el }) {
       held = null; // the piece left the tray (placed): nothing is held any more
       place = null;
     }
-    normaliseFocus();
-    drawFocus();
-    drawGhost();
-    updateToolbar();
-    drawnRevision = model.get("revision");
-    root.dataset.renderMs = (performance.now() - started).toFixed(2);
-    return true;
   }
 
   function drawWhole(markup) {
@@ -412,14 +419,18 @@ function render({ model, el }) {
     return changed;
   }
 
+  /** Draws the [path, markup] pairs; returns whether every node drawn sits inside a board (a cell, a row). */
   function patchNodes(nodes) {
+    if (nodes.length === 0) return true;
     // One parse for all of them, inside an <svg> so that they are parsed as SVG.
     parser.innerHTML = `<svg xmlns="${SVG_NS}">${nodes.map(([, markup]) => markup).join("")}</svg>`;
     const fresh = [...parser.content.firstElementChild.children];
+    let inBoards = true;
     nodes.forEach(([path], i) => {
       // The indices count Python's elements only: our own nodes are skipped wherever they sit.
       const node = path.reduce((parent, index) => parent && markupChild(parent, index), svg);
       if (node?.nodeName !== fresh[i]?.nodeName) throw new Error(`grid: no <${fresh[i]?.nodeName}> at [${path}] to patch`);
+      inBoards &&= node.parentNode.closest(".cl-board") !== null;
       if (differences(node, fresh[i], PATCH_LIMIT) <= PATCH_LIMIT) {
         patch(node, fresh[i]);
       } else {
@@ -428,6 +439,7 @@ function render({ model, el }) {
       }
     });
     parser.content.replaceChildren(); // not innerHTML = "": that starts the HTML parser for nothing
+    return inBoards;
   }
 
   function isOwn(node) {
@@ -630,11 +642,28 @@ function render({ model, el }) {
   let focusRing = null;
   let focusedEl = null;
   let focusPreview = null; // the focused place's preview (grid.css shows it only while keys are in use)
-  let focusTimer = null; // draws a focus a click moved, unless an answer draws it first (see focusOn)
+  let focusPending = false; // a click moved the focus, which is not drawn yet (see focusOn)
+  let focusTimer = null; // draws that focus: CLICK_FOCUS_WAIT_MS after the click, or once the answer is painted
+
+  /** The answer to a click redraws the board first: the focus the click moved (its ring hidden while the mouse
+   * is in use) is drawn in a task after the next frame, so that work does not hold back the board's paint. */
+  function drawFocusAfterPaint() {
+    clearTimeout(focusTimer);
+    focusTimer = null;
+    requestAnimationFrame(guard(() => {
+      if (focusPending && focusTimer === null) focusTimer = setTimeout(guard(drawFocusAndToolbar));
+    }));
+  }
+
+  function drawFocusAndToolbar() {
+    drawFocus();
+    updateToolbar();
+  }
 
   function drawFocus() {
     clearTimeout(focusTimer); // this draws what it would have
     focusTimer = null;
+    focusPending = false;
     const oldRing = focusRing;
     focusRing = null;
     const [el, preview] = placeFocus(oldRing);
@@ -1070,7 +1099,7 @@ function render({ model, el }) {
     return { board, kind: "cell", at: [r, c], to: null, node: findCell(board, r, c) };
   }
 
-  /** Moves the focus to a place; `later`: draws it with Python's answer to a click (see CLICK_FOCUS_WAIT_MS). */
+  /** Moves the focus to a place; `later`: draws it after Python's answer to a click (see CLICK_FOCUS_WAIT_MS). */
   function focusOn(found, later = false) {
     if (!modesOf(found.board).includes(found.kind)) return;
     remember();
@@ -1086,10 +1115,8 @@ function render({ model, el }) {
     }
     clampFocus(found.board);
     if (later) {
-      focusTimer ??= setTimeout(guard(() => {
-        drawFocus();
-        updateToolbar();
-      }), CLICK_FOCUS_WAIT_MS);
+      focusPending = true;
+      focusTimer ??= setTimeout(guard(drawFocusAndToolbar), CLICK_FOCUS_WAIT_MS);
       return;
     }
     drawFocus();
@@ -1491,11 +1518,9 @@ function render({ model, el }) {
     // A notice that came with the new picture stays; an older one goes with the old picture.
     if (noticeChanged) showNotice(model.get("notice"));
     else if (svgChanged) hideNotice();
-    if (focusTimer !== null) {
-      // The answer was a notice alone (a refusal): the focus moved by the click is drawn with it.
-      drawFocus();
-      updateToolbar();
-    }
+    // The answer was a notice alone (a refusal): the focus moved by the click is drawn with it (a redraw has
+    // put it off until that redraw is painted).
+    if (focusPending && !svgChanged) drawFocusAndToolbar();
     svgChanged = false;
     noticeChanged = false;
   }

@@ -75,6 +75,24 @@ def _keyed(nodes: dict[tuple[int, ...], str]) -> dict[str, str]:
     return {" ".join(map(str, path)): markup for path, markup in nodes.items()}
 
 
+def _geometry(scene: Scene) -> dict[str, Any]:
+    """The widget's `geometry` for a scene: each board's size, what it takes and its targets' sizes, and
+    each tray piece's cells."""
+    return {
+        "boards": {
+            b.id: {
+                "rows": b.rows,
+                "cols": b.cols,
+                "clickable": list(b.clickable),
+                "pieces": b.accepts_pieces,
+                "targets": svg.targets(b),
+            }
+            for b in scene.boards
+        },
+        "pieces": {p.id: [list(c.at) for c in p.cells] for p in scene.pieces},
+    }
+
+
 class Grid:
     """A board component: give it a Scene, listen for intents, refuse illegal ones with the reason.
 
@@ -92,6 +110,7 @@ class Grid:
         self._sent: Tag | None = None  # the picture in the widget's `svg`
         self._picture: Tag | None = None  # the picture on screen
         self._patched: set[tuple[int, ...]] = set()  # the paths in the widget's `patch`
+        self._shapes: tuple[Any, ...] | None = None  # what the widget's `geometry` was built from
         # Reasons of malformed messages, newest last (for inspection).
         self.refused: deque[str] = deque(maxlen=REFUSALS_KEPT)
         self._handlers: dict[str, list[Handler]] = {}
@@ -102,22 +121,18 @@ class Grid:
     def show(self, scene: Scene) -> None:
         """Draw a new scene (the notice is cleared)."""
         self.scene = scene
-        geometry = {
-            "boards": {
-                b.id: {
-                    "rows": b.rows,
-                    "cols": b.cols,
-                    "clickable": list(b.clickable),
-                    "pieces": b.accepts_pieces,
-                    "targets": svg.targets(b),
-                }
-                for b in scene.boards
-            },
-            "pieces": {p.id: [list(c.at) for c in p.cells] for p in scene.pieces},
-        }
+        # Most redraws keep the boards' shapes and the tray's pieces: the geometry is rebuilt (and compared
+        # by the trait) only when what it is made of changed.
+        shapes = (
+            tuple((b.id, b.rows, b.cols, b.clickable, b.accepts_pieces) for b in scene.boards),
+            tuple((p.id, tuple(c.at for c in p.cells)) for p in scene.pieces),
+        )
         picture = svg.picture(scene, self.widget.ids, style=False)
         patch = self._patch(picture)
         with self.widget.hold_sync():
+            if shapes != self._shapes:
+                self._shapes = shapes
+                self.widget.geometry = _geometry(scene)
             if patch is None:
                 markup = str(picture)
                 grown = self._grown(picture, markup)
@@ -126,8 +141,8 @@ class Grid:
                 self.widget.svg_from = -1 if grown is None else self.widget.revision
                 patch = _keyed(grown or {})
             self.widget.patch = patch
-            self.widget.geometry = geometry
-            self.widget.notice = {}
+            if self.widget.notice:
+                self.widget.notice = {}
             self.widget.revision += 1
         self._picture = picture
 

@@ -890,3 +890,51 @@ def test_a_picture_sent_whole_from_the_one_on_screen_is_patched_not_redrawn(
         )
     assert page.locator(".widget-label", has_text="sent whole").inner_text() == "sent whole 2"
     assert untouched.get_attribute("data-untouched") == ""
+
+
+# Kept on the widget's root when a redraw lands: how long after the click, the clicked cell's fill, and where the
+# focus is drawn by then.
+WATCH_REDRAW = """(root, cellId) => {
+  const stage = root.querySelector('.cl-stage');
+  const before = root.dataset.revision;
+  let clickedAt = null;
+  root.addEventListener('click', () => { clickedAt = performance.now(); }, { capture: true, once: true });
+  const observer = new MutationObserver(() => {
+    if (root.dataset.revision === before) return;
+    observer.disconnect();
+    root.atRedraw = {
+      waitMs: performance.now() - clickedAt,
+      fill: document.getElementById(cellId).querySelector('rect').getAttribute('fill'),
+      active: stage.getAttribute('aria-activedescendant'),
+    };
+  });
+  observer.observe(root, { attributes: true, attributeFilter: ['data-revision'] });
+}"""
+
+
+def test_a_clicks_focus_is_drawn_after_the_redraw_it_brings_and_the_keys_go_on_from_there(
+    tmp_path: Path, voila_server: Any, page: Page, js_errors: Any
+) -> None:
+    path = _write_notebook(tmp_path / "focus.ipynb", SETUP, SHOW)
+    g = open_in_voila(page, js_errors, voila_server(path))
+    cell = g.cell("sheet", 4, 5)
+    clicked = cell.get_attribute("id") or ""
+    g.root.evaluate(WATCH_REDRAW, clicked)
+    cell.click()
+    g.wait_counter(1)
+    js_errors.wait_until(lambda: _active(g) == clicked, "the click's focus is drawn", timeout=ANSWER_TIMEOUT_MS)
+    assert _focused_ids(g) == [clicked]
+    at_redraw = g.root.evaluate("(root) => root.atRedraw")
+    assert at_redraw["fill"] == SKY, at_redraw
+    # Unless the answer took so long that the focus was drawn without it, the board came first.
+    assert at_redraw["active"] != clicked or at_redraw["waitMs"] >= 50, at_redraw
+    # The keys go on from the clicked cell.
+    g.stage.focus()
+    g.page.keyboard.press("ArrowRight")
+    assert _active(g) == clicked.replace("-c4-5", "-c4-6")
+    # A refused click's focus is drawn with the notice that answers it.
+    refused = g.cell("card", 0, 0)
+    refused.click()
+    js_errors.wait_for(g.root.locator(".cl-notice[data-tone='error']"), timeout=ANSWER_TIMEOUT_MS)
+    assert _active(g) == refused.get_attribute("id")
+    assert _focused_ids(g) == [refused.get_attribute("id")]

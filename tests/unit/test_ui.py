@@ -252,6 +252,43 @@ def test_a_picture_sent_whole_names_what_changed_since_the_one_on_screen() -> No
     assert grid.widget.svg_from == -1 and grid.widget.patch == {}
 
 
+def test_the_geometry_follows_the_boards_shapes_and_the_tray_and_is_sent_only_when_they_change() -> None:
+    from dataclasses import replace
+
+    from cliplab.ui.widget import Grid
+
+    grid = Grid(SCENE)
+    synced: list[str] = []
+    grid.widget.observe(lambda change: synced.append(change["name"]), names=["geometry", "notice"])
+    # New fills and tokens: the boards keep their shapes, the tray its pieces.
+    grid.show(replace(SCENE, boards=(replace(SHEET, cells=(Cell((5, 5), "orange"),), tokens=()), CARD)))
+    grid.show(replace(SCENE, status="Your turn"))
+    assert synced == []
+    # Each thing the geometry is made of, changed, is sent.
+    grid.show(replace(SCENE, boards=(SHEET, replace(CARD, clickable=("cell", "point")))))
+    assert grid.widget.geometry["boards"]["card"]["clickable"] == ["cell", "point"]
+    assert grid.widget.geometry["boards"]["card"]["targets"] == svg_targets(replace(CARD, clickable=("point",)))
+    grid.show(replace(SCENE, boards=(SHEET, replace(CARD, rows=4))))
+    assert grid.widget.geometry["boards"]["card"]["rows"] == 4
+    grid.show(replace(SCENE, pieces=(Piece("L", (Cell((0, 0)), Cell((0, 1)))),)))
+    assert grid.widget.geometry["pieces"] == {"L": [[0, 0], [0, 1]]}
+    grid.show(replace(SCENE, boards=(SHEET,)))
+    assert list(grid.widget.geometry["boards"]) == ["sheet"]
+    assert synced == ["geometry"] * 4
+    # A notice shown goes with the next redraw.
+    grid.say("Your move")
+    grid.show(replace(SCENE, boards=(SHEET,), status="Your move"))
+    assert grid.widget.notice == {} and synced[4:] == ["notice", "notice"]
+    grid.show(SCENE)
+    assert grid.widget.geometry["boards"]["card"] == {
+        "rows": 3,
+        "cols": 3,
+        "clickable": ["cell"],
+        "pieces": False,
+        "targets": {},
+    }
+
+
 def test_grid_refuses_malformed_messages_without_calling_handlers() -> None:
     from cliplab.ui.widget import Grid
 
