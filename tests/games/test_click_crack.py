@@ -6,10 +6,12 @@ lost penguins and scores from earlier play are written into the state directly.
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from click_crack_positions import arrange, set_tiles
 
-from cliplab.engine import CHANCE, Hidden, IllegalAction, new_game
+from cliplab.engine import CHANCE, Hidden, IllegalAction, from_json, new_game, to_json
 from cliplab.games.click_crack import ClickCrack
 from cliplab.games.click_crack.rules import (
     ALL_PLACES,
@@ -17,6 +19,7 @@ from cliplab.games.click_crack.rules import (
     FEW_PENGUINS,
     FLOE,
     FLOE_SMALL,
+    PASS,
     ROUND_LIMIT,
     SCORE_REACHED,
     Place,
@@ -387,6 +390,75 @@ def test_a_player_without_penguins_sits_out_and_the_start_marker_skips_them() ->
         game.apply(game.legal_actions()[0])
     assert actors == [0, 2, 0, 2]
     assert game.start == 2
+
+
+# ----- who is to move ----------------------------------------------------------------------------------
+
+
+def seats_the_rules_name(game: ClickCrack) -> tuple[int, ...]:
+    """Who must decide now, read from the rules and the position (not from the game's own record of it)."""
+    if game.is_over():
+        return ()
+    if game.phase == "place":
+        return (game.placement_order()[game.placed],)
+    if game.phase == "program":  # every seat with a penguin on the floe, until it has set its tiles
+        return tuple(seat for seat in range(game.players) if seat not in game.secret_at and game.penguins_of(seat))
+    return (game.active,)  # a tile, or a choice within it, is one seat's at a time
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_seats_to_move_follow_every_change_copy_and_reload_of_a_game(players: int) -> None:
+    """The game keeps who is to move from action to action: it must agree with the rules after either path,
+    a refused action and an undo, and on a clone, every view, a determinized sample and a reloaded save."""
+    for seed, options in enumerate([{}, {"placement_order": "snake", "random_start": True}]):
+        game = new_game("click_crack", players=players, seed=seed, **options)
+        assert isinstance(game, ClickCrack)
+        rng, samples = random.Random(seed), random.Random(-seed)
+        step = 0
+        while True:
+            expected = seats_the_rules_name(game)
+            assert game.to_move() == expected, (seed, len(game.log))
+            assert game.clone().to_move() == expected
+            for seat in (None, *range(players)):
+                assert game.view(seat).to_move() == expected
+            assert game.view(players - 1).determinize(samples).to_move() == expected
+            if step % 10 == 0:
+                assert from_json(to_json(game)).to_move() == expected
+            if not expected:
+                break
+            seat = rng.choice(expected)
+            with pytest.raises(IllegalAction):
+                game.apply(PASS if game.phase == "place" else ALL_PLACES[0], seat)
+            assert game.to_move() == expected
+            action = rng.choice(game.legal_actions(seat))
+            if step % 9 == 4:
+                game.apply(action, seat)
+                game.undo()
+                assert game.to_move() == expected
+            if step % 2:
+                game.apply(action, seat)
+            else:
+                game.apply_fast(action, seat)
+            step += 1
+        assert step > 40
+
+
+def test_fingerprints_hold_the_position_only_and_stay_what_they_were() -> None:
+    """The search bot seeds itself from its view's fingerprint, so a fingerprint that changed would change
+    seeded bot games: the seats to move, kept for speed, are no part of it. Pinned from seeded random play."""
+    game = new_game("click_crack", players=3, seed=5)
+    rng = random.Random(5)
+    seen = []
+    for step in range(40):
+        seat = rng.choice(game.to_move())
+        game.apply(rng.choice(game.legal_actions(seat)), seat)
+        if step in (5, 20, 39):
+            seen.append((game.fingerprint(), game.view(0).fingerprint()))
+    assert seen == [
+        ("53199c621f60adba", "8e14442fa989ac1e"),
+        ("d6c77d01995d6622", "0a163d5fc8a2bb40"),
+        ("73298e55321f1d6c", "3c03201fd5610680"),
+    ]
 
 
 # ----- the end -----------------------------------------------------------------------------------------

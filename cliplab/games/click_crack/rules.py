@@ -518,6 +518,7 @@ class ClickCrack(State):
         start = self.config.start_fields()
         if start is not None:
             _begin_at(self, start)
+        self._find_movers()
 
     # ----- who moves ----------------------------------------------------------------------------
 
@@ -539,16 +540,23 @@ class ClickCrack(State):
         return [p for p, at in enumerate(self.pos) if at is not None]
 
     def to_move(self) -> tuple[int, ...]:
+        return self.movers
+
+    def _find_movers(self) -> None:
+        """Work out `movers` (asked for several times an action) once the setup or an action is done: every
+        field it depends on (phase, start, placed, penguins, secret settings, actor_offset) changes only then."""
         phase = self.phase
         # The phases most actions are taken in come first.
         if phase == "perform" or phase == "push" or phase == "break":
-            return ((self.start + self.actor_offset) % self.config.players,)
-        if phase == "place":
-            return (_placement_order(self.start, self.players, self.option("placement_order") == "snake")[self.placed],)
-        if phase == "program":
+            self.movers: tuple[int, ...] = ((self.start + self.actor_offset) % self.config.players,)
+        elif phase == "place":
+            order = _placement_order(self.start, self.players, self.option("placement_order") == "snake")
+            self.movers = (order[self.placed],)
+        elif phase == "program":
             secret = self.secret_at
-            return tuple(s for s in range(self.players) if s not in secret and self.has_penguins(s))
-        return ()
+            self.movers = tuple(s for s in range(self.players) if s not in secret and self.has_penguins(s))
+        else:
+            self.movers = ()
 
     def _chance(self) -> ChanceNode | None:
         if self.phase == "setup":
@@ -629,7 +637,7 @@ class ClickCrack(State):
             self.tiles[player] = action.tiles
             self.used[player] = [False, False]
             self.secret_at[player] = len(self.log)
-            if not self.to_move():
+            if self.movers == (player,):  # the last seat to set its tiles
                 self._start_performing()
         elif isinstance(action, Pass):
             self._next_actor()
@@ -649,6 +657,7 @@ class ClickCrack(State):
         elif isinstance(action, StartPlayer):
             self.start = action.seat
             self.phase = "place"
+        self._find_movers()
 
     def _use_tile(self, seat: int, tile: tuple[str, str]) -> None:
         used = self.used[seat]
@@ -765,6 +774,11 @@ class ClickCrack(State):
                 if (action.row, action.col) in half:
                     return BreakOff(*min(half))
         return action
+
+    def _data(self) -> dict[str, Any]:
+        data = State._data(self)
+        del data["movers"]  # worked out from the fields it depends on: no part of the position
+        return data
 
     def _hidden_entries(self, seat: int | None) -> Iterable[int]:
         return [index for setter, index in self.secret_at.items() if setter != seat]
