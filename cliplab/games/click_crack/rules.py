@@ -137,6 +137,7 @@ ALL_SETTINGS = tuple(
     for (k2, d2) in [(k, d) for k in KINDS for d in DIRS][i:]
 )
 ALL_PLACES = tuple(Place(r, c) for r in range(POINTS) for c in range(POINTS))
+PLACES_AT = tuple((place, (place.row, place.col)) for place in ALL_PLACES)  # each with its point
 # For checking a setting or a placement without listing every legal one.
 SETTINGS_KNOWN = frozenset(ALL_SETTINGS)
 PLACES_KNOWN = frozenset(ALL_PLACES)
@@ -224,9 +225,11 @@ def walk_moves(
     start = pos[penguin]
     if start is None or not may_step(main, start, direction):
         return {}
+    here = EDGES[start, direction][0]
+    moves = [(penguin, here)]
+    if here not in pos:  # a step onto a free point (the common case) pushes nobody
+        return {None: moves}
     occupant = {at: p for p, at in enumerate(pos) if at is not None}
-    moves = [(penguin, EDGES[start, direction][0])]
-    here = moves[0][1]
     while here in occupant:
         pushed = occupant[here]
         if may_step(main, here, direction):
@@ -408,7 +411,7 @@ def end_reason(scores: Sequence[int], main: frozenset[Cell], pos: Sequence[Point
         return SCORE_REACHED
     if len(main) <= SMALLEST_FLOE:
         return FLOE_SMALL
-    if sum(at is not None for at in pos) < FEWEST_PENGUINS:
+    if len(pos) - pos.count(None) < FEWEST_PENGUINS:
         return FEW_PENGUINS
     return ""
 
@@ -584,14 +587,21 @@ class ClickCrack(State):
         # A step onto a free point pushes nobody (the common case): the push chain need not be worked out.
         return EDGES[at, direction][0] not in self.pos or bool(self.walk_outcomes(penguin, direction))
 
-    def unused_tiles(self, seat: int) -> list[tuple[str, str]]:
-        """The seat's revealed tiles not carried out yet this round."""
-        return [tile for tile, used in zip(self.tiles[seat], self.used[seat], strict=True) if not used]
+    def unused_tiles(self, seat: int) -> tuple[tuple[str, str], ...]:
+        """The seat's revealed tiles not carried out yet this round, in order; a tile set twice is named once."""
+        tiles = self.tiles[seat]
+        if not tiles:  # the seat had no penguin when the round began, so it set none
+            return ()
+        (first, second), (first_used, second_used) = tiles, self.used[seat]
+        if first_used:
+            return () if second_used else (second,)
+        return (first,) if second_used or second == first else (first, second)
 
     def _legal(self, player: int) -> list[Action]:
         phase = self.phase
         if phase == "place":
-            return [a for a in ALL_PLACES if (a.row, a.col) not in self.pos]
+            pos = self.pos
+            return [place for place, at in PLACES_AT if at not in pos]
         if phase == "program":
             return list(ALL_SETTINGS)
         if phase == "push":
@@ -599,10 +609,9 @@ class ClickCrack(State):
         if phase == "break":
             return [BreakOff(*min(half)) for half in self.halves]
         actions: list[Action] = []
-        penguins = self.penguins_of(player)
-        for kind, direction in dict.fromkeys(self.unused_tiles(player)):
-            for penguin in penguins:
-                if self._tile_legal(kind, direction, penguin):
+        for kind, direction in self.unused_tiles(player):
+            for penguin in (2 * player, 2 * player + 1):
+                if self._tile_legal(kind, direction, penguin):  # never for a penguin off the floe
                     actions.append(PERFORMS[kind, direction, penguin])
         return actions or [PASS]
 
@@ -622,9 +631,7 @@ class ClickCrack(State):
                 penguin = first + 1
             else:
                 return False
-            tile = (action.kind, action.direction)
-            (first_tile, second_tile), (first_used, second_used) = self.tiles[player], self.used[player]
-            unused = (tile == first_tile and not first_used) or (tile == second_tile and not second_used)
+            unused = (action.kind, action.direction) in self.unused_tiles(player)
             return unused and self._tile_legal(action.kind, action.direction, penguin)
         return super()._is_legal(player, action)
 
@@ -661,8 +668,8 @@ class ClickCrack(State):
 
     def _use_tile(self, seat: int, tile: tuple[str, str]) -> None:
         used = self.used[seat]
-        index = next(i for i, t in enumerate(self.tiles[seat]) if t == tile and not used[i])
-        used[index] = True
+        # The first of the seat's two tiles that is this one and still unused (both may show the same tile).
+        used[0 if self.tiles[seat][0] == tile and not used[0] else 1] = True
 
     def _perform(self, player: int, action: Perform) -> None:
         self.tile_in_play = (action.kind, action.direction)
