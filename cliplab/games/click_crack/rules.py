@@ -527,7 +527,7 @@ class ClickCrack(State):
 
     @property
     def active(self) -> int:
-        return (self.start + self.actor_offset) % self.players
+        return (self.start + self.actor_offset) % self.config.players  # asked each tile: no second property
 
     def placement_order(self) -> list[int]:
         return list(_placement_order(self.start, self.players, self.option("placement_order") == "snake"))
@@ -733,15 +733,15 @@ class ClickCrack(State):
 
     def _next_actor(self) -> None:
         """Hand over to the next seat, clockwise from the start player, that still has a penguin."""
-        offset = self.actor_offset + 1
+        offset, players = self.actor_offset + 1, self.config.players
         while True:
-            if offset == self.players:
+            if offset == players:
                 if self.second_pass:
                     self._end_round()
                     return
                 self.second_pass = True
                 offset = 0
-            if self.has_penguins((self.start + offset) % self.players):
+            if self.has_penguins((self.start + offset) % players):
                 self.actor_offset = offset
                 return
             offset += 1
