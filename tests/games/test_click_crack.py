@@ -163,6 +163,27 @@ def test_both_tiles_may_be_carried_out_by_the_same_penguin() -> None:
     assert game.pos[0] == (3, 4)
 
 
+def test_a_tile_set_twice_is_offered_once_and_stays_open_until_carried_out_twice() -> None:
+    game = arrange(2, {0: (3, 2), 1: (1, 1)})
+    set_tiles(game, {0: "walk E and walk E"})
+    assert game.unused_tiles(0) == (("walk", "E"),)
+    assert [str(action) for action in game.legal_actions()] == ["walk E with penguin 0", "walk E with penguin 1"]
+    game.apply("walk E with penguin 1")
+    assert game.unused_tiles(0) == (("walk", "E"),) and game.used[0] == [True, False]
+    game.apply(game.legal_actions()[0])
+    game.apply("walk E with penguin 0")
+    assert game.unused_tiles(0) == () and game.used[0] == [True, True]
+
+
+def test_the_tiles_still_open_are_those_not_carried_out_in_the_order_set() -> None:
+    game = arrange(3, {0: (3, 2), 2: None, 3: None})
+    set_tiles(game, {0: "walk E and break N"})
+    assert game.unused_tiles(0) == (("break", "N"), ("walk", "E"))
+    assert game.unused_tiles(1) == (), "a seat with no penguin set no tiles this round"
+    game.apply("walk E with penguin 0")
+    assert game.unused_tiles(0) == (("break", "N"),) and game.used[0] == [False, True]
+
+
 def test_a_used_tile_cannot_be_used_again() -> None:
     game = arrange(2, {0: (3, 2)})
     set_tiles(game, {0: "walk E and break N"})
