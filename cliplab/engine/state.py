@@ -122,6 +122,10 @@ class State(ABC):
 
     def __init__(self, config: GameConfig, settle: bool = True) -> None:
         """A game at its start; `settle=False` leaves the opening chance events to a log being replayed."""
+        # An ordinary dict from the start. CPython 3.11 keeps a new object's attributes inline until vars()
+        # reads them (the first checkpoint does), then moves them into a split dict that its attribute
+        # caches cannot serve: every `self.x` of the rest of the game would take the slow generic lookup.
+        self.__dict__ = {}
         self.config = config
         self.log: list[LogEntry] = []
         self.is_view = False

@@ -6,10 +6,12 @@ lost penguins and scores from earlier play are written into the state directly.
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from click_crack_positions import arrange, set_tiles
 
-from cliplab.engine import CHANCE, Hidden, IllegalAction, new_game
+from cliplab.engine import CHANCE, Hidden, IllegalAction, from_json, new_game, to_json
 from cliplab.games.click_crack import ClickCrack
 from cliplab.games.click_crack.rules import (
     ALL_PLACES,
@@ -17,6 +19,7 @@ from cliplab.games.click_crack.rules import (
     FEW_PENGUINS,
     FLOE,
     FLOE_SMALL,
+    PASS,
     ROUND_LIMIT,
     SCORE_REACHED,
     Place,
@@ -158,6 +161,27 @@ def test_both_tiles_may_be_carried_out_by_the_same_penguin() -> None:
     game.apply(game.legal_actions()[0])
     game.apply("walk E with penguin 0")
     assert game.pos[0] == (3, 4)
+
+
+def test_a_tile_set_twice_is_offered_once_and_stays_open_until_carried_out_twice() -> None:
+    game = arrange(2, {0: (3, 2), 1: (1, 1)})
+    set_tiles(game, {0: "walk E and walk E"})
+    assert game.unused_tiles(0) == (("walk", "E"),)
+    assert [str(action) for action in game.legal_actions()] == ["walk E with penguin 0", "walk E with penguin 1"]
+    game.apply("walk E with penguin 1")
+    assert game.unused_tiles(0) == (("walk", "E"),) and game.used[0] == [True, False]
+    game.apply(game.legal_actions()[0])
+    game.apply("walk E with penguin 0")
+    assert game.unused_tiles(0) == () and game.used[0] == [True, True]
+
+
+def test_the_tiles_still_open_are_those_not_carried_out_in_the_order_set() -> None:
+    game = arrange(3, {0: (3, 2), 2: None, 3: None})
+    set_tiles(game, {0: "walk E and break N"})
+    assert game.unused_tiles(0) == (("break", "N"), ("walk", "E"))
+    assert game.unused_tiles(1) == (), "a seat with no penguin set no tiles this round"
+    game.apply("walk E with penguin 0")
+    assert game.unused_tiles(0) == (("break", "N"),) and game.used[0] == [False, True]
 
 
 def test_a_used_tile_cannot_be_used_again() -> None:
@@ -387,6 +411,75 @@ def test_a_player_without_penguins_sits_out_and_the_start_marker_skips_them() ->
         game.apply(game.legal_actions()[0])
     assert actors == [0, 2, 0, 2]
     assert game.start == 2
+
+
+# ----- who is to move ----------------------------------------------------------------------------------
+
+
+def seats_the_rules_name(game: ClickCrack) -> tuple[int, ...]:
+    """Who must decide now, read from the rules and the position (not from the game's own record of it)."""
+    if game.is_over():
+        return ()
+    if game.phase == "place":
+        return (game.placement_order()[game.placed],)
+    if game.phase == "program":  # every seat with a penguin on the floe, until it has set its tiles
+        return tuple(seat for seat in range(game.players) if seat not in game.secret_at and game.penguins_of(seat))
+    return (game.active,)  # a tile, or a choice within it, is one seat's at a time
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_seats_to_move_follow_every_change_copy_and_reload_of_a_game(players: int) -> None:
+    """The game keeps who is to move from action to action: it must agree with the rules after either path,
+    a refused action and an undo, and on a clone, every view, a determinized sample and a reloaded save."""
+    for seed, options in enumerate([{}, {"placement_order": "snake", "random_start": True}]):
+        game = new_game("click_crack", players=players, seed=seed, **options)
+        assert isinstance(game, ClickCrack)
+        rng, samples = random.Random(seed), random.Random(-seed)
+        step = 0
+        while True:
+            expected = seats_the_rules_name(game)
+            assert game.to_move() == expected, (seed, len(game.log))
+            assert game.clone().to_move() == expected
+            for seat in (None, *range(players)):
+                assert game.view(seat).to_move() == expected
+            assert game.view(players - 1).determinize(samples).to_move() == expected
+            if step % 10 == 0:
+                assert from_json(to_json(game)).to_move() == expected
+            if not expected:
+                break
+            seat = rng.choice(expected)
+            with pytest.raises(IllegalAction):
+                game.apply(PASS if game.phase == "place" else ALL_PLACES[0], seat)
+            assert game.to_move() == expected
+            action = rng.choice(game.legal_actions(seat))
+            if step % 9 == 4:
+                game.apply(action, seat)
+                game.undo()
+                assert game.to_move() == expected
+            if step % 2:
+                game.apply(action, seat)
+            else:
+                game.apply_fast(action, seat)
+            step += 1
+        assert step > 40
+
+
+def test_fingerprints_hold_the_position_only_and_stay_what_they_were() -> None:
+    """The search bot seeds itself from its view's fingerprint, so a fingerprint that changed would change
+    seeded bot games: the seats to move, kept for speed, are no part of it. Pinned from seeded random play."""
+    game = new_game("click_crack", players=3, seed=5)
+    rng = random.Random(5)
+    seen = []
+    for step in range(40):
+        seat = rng.choice(game.to_move())
+        game.apply(rng.choice(game.legal_actions(seat)), seat)
+        if step in (5, 20, 39):
+            seen.append((game.fingerprint(), game.view(0).fingerprint()))
+    assert seen == [
+        ("53199c621f60adba", "8e14442fa989ac1e"),
+        ("d6c77d01995d6622", "0a163d5fc8a2bb40"),
+        ("73298e55321f1d6c", "3c03201fd5610680"),
+    ]
 
 
 # ----- the end -----------------------------------------------------------------------------------------

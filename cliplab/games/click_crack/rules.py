@@ -137,6 +137,7 @@ ALL_SETTINGS = tuple(
     for (k2, d2) in [(k, d) for k in KINDS for d in DIRS][i:]
 )
 ALL_PLACES = tuple(Place(r, c) for r in range(POINTS) for c in range(POINTS))
+PLACES_AT = tuple((place, (place.row, place.col)) for place in ALL_PLACES)  # each with its point
 # For checking a setting or a placement without listing every legal one.
 SETTINGS_KNOWN = frozenset(ALL_SETTINGS)
 PLACES_KNOWN = frozenset(ALL_PLACES)
@@ -224,9 +225,11 @@ def walk_moves(
     start = pos[penguin]
     if start is None or not may_step(main, start, direction):
         return {}
+    here = EDGES[start, direction][0]
+    moves = [(penguin, here)]
+    if here not in pos:  # a step onto a free point (the common case) pushes nobody
+        return {None: moves}
     occupant = {at: p for p, at in enumerate(pos) if at is not None}
-    moves = [(penguin, EDGES[start, direction][0])]
-    here = moves[0][1]
     while here in occupant:
         pushed = occupant[here]
         if may_step(main, here, direction):
@@ -408,7 +411,7 @@ def end_reason(scores: Sequence[int], main: frozenset[Cell], pos: Sequence[Point
         return SCORE_REACHED
     if len(main) <= SMALLEST_FLOE:
         return FLOE_SMALL
-    if sum(at is not None for at in pos) < FEWEST_PENGUINS:
+    if len(pos) - pos.count(None) < FEWEST_PENGUINS:
         return FEW_PENGUINS
     return ""
 
@@ -518,12 +521,13 @@ class ClickCrack(State):
         start = self.config.start_fields()
         if start is not None:
             _begin_at(self, start)
+        self._find_movers()
 
     # ----- who moves ----------------------------------------------------------------------------
 
     @property
     def active(self) -> int:
-        return (self.start + self.actor_offset) % self.players
+        return (self.start + self.actor_offset) % self.config.players  # asked each tile: no second property
 
     def placement_order(self) -> list[int]:
         return list(_placement_order(self.start, self.players, self.option("placement_order") == "snake"))
@@ -539,16 +543,23 @@ class ClickCrack(State):
         return [p for p, at in enumerate(self.pos) if at is not None]
 
     def to_move(self) -> tuple[int, ...]:
+        return self.movers
+
+    def _find_movers(self) -> None:
+        """Work out `movers` (asked for several times an action) once the setup or an action is done: every
+        field it depends on (phase, start, placed, penguins, secret settings, actor_offset) changes only then."""
         phase = self.phase
         # The phases most actions are taken in come first.
         if phase == "perform" or phase == "push" or phase == "break":
-            return ((self.start + self.actor_offset) % self.config.players,)
-        if phase == "place":
-            return (_placement_order(self.start, self.players, self.option("placement_order") == "snake")[self.placed],)
-        if phase == "program":
+            self.movers: tuple[int, ...] = ((self.start + self.actor_offset) % self.config.players,)
+        elif phase == "place":
+            order = _placement_order(self.start, self.players, self.option("placement_order") == "snake")
+            self.movers = (order[self.placed],)
+        elif phase == "program":
             secret = self.secret_at
-            return tuple(s for s in range(self.players) if s not in secret and self.has_penguins(s))
-        return ()
+            self.movers = tuple(s for s in range(self.players) if s not in secret and self.has_penguins(s))
+        else:
+            self.movers = ()
 
     def _chance(self) -> ChanceNode | None:
         if self.phase == "setup":
@@ -576,14 +587,21 @@ class ClickCrack(State):
         # A step onto a free point pushes nobody (the common case): the push chain need not be worked out.
         return EDGES[at, direction][0] not in self.pos or bool(self.walk_outcomes(penguin, direction))
 
-    def unused_tiles(self, seat: int) -> list[tuple[str, str]]:
-        """The seat's revealed tiles not carried out yet this round."""
-        return [tile for tile, used in zip(self.tiles[seat], self.used[seat], strict=True) if not used]
+    def unused_tiles(self, seat: int) -> tuple[tuple[str, str], ...]:
+        """The seat's revealed tiles not carried out yet this round, in order; a tile set twice is named once."""
+        tiles = self.tiles[seat]
+        if not tiles:  # the seat had no penguin when the round began, so it set none
+            return ()
+        (first, second), (first_used, second_used) = tiles, self.used[seat]
+        if first_used:
+            return () if second_used else (second,)
+        return (first,) if second_used or second == first else (first, second)
 
     def _legal(self, player: int) -> list[Action]:
         phase = self.phase
         if phase == "place":
-            return [a for a in ALL_PLACES if (a.row, a.col) not in self.pos]
+            pos = self.pos
+            return [place for place, at in PLACES_AT if at not in pos]
         if phase == "program":
             return list(ALL_SETTINGS)
         if phase == "push":
@@ -591,10 +609,9 @@ class ClickCrack(State):
         if phase == "break":
             return [BreakOff(*min(half)) for half in self.halves]
         actions: list[Action] = []
-        penguins = self.penguins_of(player)
-        for kind, direction in dict.fromkeys(self.unused_tiles(player)):
-            for penguin in penguins:
-                if self._tile_legal(kind, direction, penguin):
+        for kind, direction in self.unused_tiles(player):
+            for penguin in (2 * player, 2 * player + 1):
+                if self._tile_legal(kind, direction, penguin):  # never for a penguin off the floe
                     actions.append(PERFORMS[kind, direction, penguin])
         return actions or [PASS]
 
@@ -614,9 +631,7 @@ class ClickCrack(State):
                 penguin = first + 1
             else:
                 return False
-            tile = (action.kind, action.direction)
-            (first_tile, second_tile), (first_used, second_used) = self.tiles[player], self.used[player]
-            unused = (tile == first_tile and not first_used) or (tile == second_tile and not second_used)
+            unused = (action.kind, action.direction) in self.unused_tiles(player)
             return unused and self._tile_legal(action.kind, action.direction, penguin)
         return super()._is_legal(player, action)
 
@@ -629,7 +644,7 @@ class ClickCrack(State):
             self.tiles[player] = action.tiles
             self.used[player] = [False, False]
             self.secret_at[player] = len(self.log)
-            if not self.to_move():
+            if self.movers == (player,):  # the last seat to set its tiles
                 self._start_performing()
         elif isinstance(action, Pass):
             self._next_actor()
@@ -649,11 +664,12 @@ class ClickCrack(State):
         elif isinstance(action, StartPlayer):
             self.start = action.seat
             self.phase = "place"
+        self._find_movers()
 
     def _use_tile(self, seat: int, tile: tuple[str, str]) -> None:
         used = self.used[seat]
-        index = next(i for i, t in enumerate(self.tiles[seat]) if t == tile and not used[i])
-        used[index] = True
+        # The first of the seat's two tiles that is this one and still unused (both may show the same tile).
+        used[0 if self.tiles[seat][0] == tile and not used[0] else 1] = True
 
     def _perform(self, player: int, action: Perform) -> None:
         self.tile_in_play = (action.kind, action.direction)
@@ -717,15 +733,15 @@ class ClickCrack(State):
 
     def _next_actor(self) -> None:
         """Hand over to the next seat, clockwise from the start player, that still has a penguin."""
-        offset = self.actor_offset + 1
+        offset, players = self.actor_offset + 1, self.config.players
         while True:
-            if offset == self.players:
+            if offset == players:
                 if self.second_pass:
                     self._end_round()
                     return
                 self.second_pass = True
                 offset = 0
-            if self.has_penguins((self.start + offset) % self.players):
+            if self.has_penguins((self.start + offset) % players):
                 self.actor_offset = offset
                 return
             offset += 1
@@ -765,6 +781,11 @@ class ClickCrack(State):
                 if (action.row, action.col) in half:
                     return BreakOff(*min(half))
         return action
+
+    def _data(self) -> dict[str, Any]:
+        data = State._data(self)
+        del data["movers"]  # worked out from the fields it depends on: no part of the position
+        return data
 
     def _hidden_entries(self, seat: int | None) -> Iterable[int]:
         return [index for setter, index in self.secret_at.items() if setter != seat]
