@@ -463,7 +463,9 @@ class SwapClopsCards(State):
         """The cards on offer to the active player, as (card, giver); the giver of the deck's card is DECK."""
         found = [(self.deck_card, DECK)] if self.deck_card else []
         for giver, cards in enumerate(self.offers):
-            found += [(card, giver) for card in dict.fromkeys(cards)]
+            for card in cards:
+                if (card, giver) not in found:  # two alike cards from one giver are one choice
+                    found.append((card, giver))
         return found
 
     def roomless(self) -> list[tuple[str, int]]:
