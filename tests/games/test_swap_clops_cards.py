@@ -11,7 +11,16 @@ from itertools import pairwise
 
 import pytest
 
-from cliplab.engine import CHANCE, Hidden, HiddenChance, IllegalAction, PositionError, from_json, to_json
+from cliplab.engine import (
+    CHANCE,
+    Hidden,
+    HiddenChance,
+    IllegalAction,
+    PositionError,
+    from_json,
+    replay,
+    to_json,
+)
 from cliplab.games.swap_clops_cards.content import deck
 from cliplab.games.swap_clops_cards.rules import (
     DECK_THROUGH,
@@ -248,6 +257,25 @@ def test_step_two_an_opponent_with_an_empty_hand_is_not_asked() -> None:
     assert game.to_move() == (2,)
 
 
+@pytest.mark.parametrize(
+    ("offers", "nothing", "waiting"),
+    [
+        ("simultaneous", "offer nothing face down", [(0, 1, 3), (1, 3), (3,)]),  # all at once, by seat number
+        ("in_turn", "offer nothing", [(3,), (0,), (1,)]),  # one by one from the active player's left
+    ],
+)
+def test_step_two_the_offerers_are_the_other_seats_from_the_active_players_left(
+    offers: str, nothing: str, waiting: list[tuple[int, ...]]
+) -> None:
+    hands = [["red_square"], ["white_square"], ["blue_circle"], ["yellow_square"]]
+    game = position(4, hands=hands, deck=[REVEAL] * 6, active=2, offers=offers)
+    game.apply("place blue_circle in set 1")
+    for seats in waiting:
+        assert game.phase == "offer" and game.to_move() == seats
+        game.apply(nothing, seats[0])
+    assert game.phase == "accept" and game.to_move() == (2,)
+
+
 # ----- step 3: accepting --------------------------------------------------------------------------------
 
 
@@ -293,6 +321,16 @@ def test_step_three_an_offered_card_must_fit_the_set_it_goes_into() -> None:
     assert err.rule == "locking a set's trait"
     err = refused(game, "accept white_square from player 1 into set 2")
     assert err.rule == "step 3 accepting" and "no white_square on offer" in err.reason
+
+
+def test_step_three_two_alike_cards_from_one_giver_are_one_choice_until_one_is_taken() -> None:
+    hands = [["blue_circle", "blue_square"], ["red_square", "red_square"], ["red_square", "yellow_square"]]
+    game = offered(at_offers(hands=hands), "offer red_square and red_square face down", "offer red_square face down")
+    assert game.table_cards() == [(REVEAL, -1), ("red_square", 1), ("red_square", 2)]
+    from_one = [a for a in game.legal_actions() if isinstance(a, AcceptOffer) and a.giver == 1]
+    assert from_one == [AcceptOffer("red_square", 1, 2), AcceptOffer("red_square", 1, 3)]  # set 1 holds a blue circle
+    game.apply("accept red_square from player 1 into set 2")
+    assert game.offers[1] == ["red_square"] and ("red_square", 1) in game.table_cards()
 
 
 def test_step_three_a_card_that_fits_no_set_needs_a_set_scored_to_make_room() -> None:
@@ -508,6 +546,20 @@ def test_hidden_samples_list_the_legal_actions_of_their_sampled_hands_not_of_the
     rebuilt.rewind(len(rebuilt.log))
     assert sample.hands[other] != view.hands[other]
     assert sample.legal_actions(other) == rebuilt.legal_actions(other)
+
+
+def test_undo_rewinding_past_snapshots_gives_the_position_its_log_replays_to() -> None:
+    game = SPEC.new(4, 1)  # four players run the deck out three times: a long game
+    rng = random.Random(1)
+    while not game.is_over():
+        seat = game.to_move()[-1]
+        game.apply(rng.choice(game.legal_actions(seat)), seat)
+    every = SwapClopsCards.CHECKPOINT_EVERY
+    assert len(game.log) > 2 * every  # the game passed two snapshots
+    for length in (every - 1, every, every + 1, 2 * every + 1, len(game.log) - 1):
+        rewound = game.clone()
+        rewound.rewind(length)
+        assert rewound == replay(game.config, game.log[:length]), length
 
 
 # ----- positions and saves ------------------------------------------------------------------------------

@@ -20,6 +20,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
+from itertools import compress
 from typing import Any, ClassVar
 
 from cliplab.engine import (
@@ -221,6 +222,18 @@ def made(kind: type[Action], *fields: Any) -> Action:
     return kind(*fields)
 
 
+SCORES = tuple(made(Score, slot + 1) for slot in range(SLOTS))  # by slot
+END_TURN = made(EndTurn)
+STOP_ACCEPTING = made(StopAccepting)
+
+
+def acceptance(card: str, giver: int, slot: int) -> Action:
+    """Step 3's taking of a card on the table (`giver` DECK for the deck's card) into a slot (from 0)."""
+    if giver == DECK:
+        return made(TakeDeckCard, card, slot + 1)
+    return made(AcceptOffer, card, giver, slot + 1)
+
+
 def offer_action(cards: Sequence[str], secret: bool) -> Action:
     """The offer of these 0-2 cards, face down (secret) or open."""
     if len(cards) == 2:
@@ -237,9 +250,14 @@ def choices_from(hand: tuple[str, ...], most: int) -> tuple[tuple[str, ...], ...
     kinds = sorted(set(hand))
     picks: list[tuple[str, ...]] = [(card,) for card in kinds]
     if most >= 2:
-        counts = Counter(hand)
-        picks += [(a, b) for i, a in enumerate(kinds) for b in kinds[i:] if a != b or counts[a] >= 2]
+        picks += [(a, b) for i, a in enumerate(kinds) for b in kinds[i:] if a != b or hand.count(a) >= 2]
     return tuple(picks)
+
+
+@cache
+def opponents_clockwise(players: int, active: int) -> tuple[int, ...]:
+    """The other seats in clockwise order from the active player's left (asked on every decision of step 2)."""
+    return (*range(active + 1, players), *range(active))
 
 
 @cache
@@ -329,8 +347,9 @@ class SwapClopsCards(State):
     """A game of the Swap Clops card game; seats take turns clockwise from seat 0."""
 
     # A snapshot copies every hand, set and pile: taken less often than the engine's default, it costs
-    # simulations and the replays of determinized samples less, while an undo replays at most 63 entries.
-    CHECKPOINT_EVERY: ClassVar[int] = 64
+    # simulations and the replays of determinized samples less. A 3-player game is about 230 log entries;
+    # an undo replays at most 127 of them, about 0.3 ms.
+    CHECKPOINT_EVERY: ClassVar[int] = 128
     CODEC: ClassVar[ActionCodec] = ActionCodec(
         Draw,
         Reveal,
@@ -353,6 +372,8 @@ class SwapClopsCards(State):
     def _setup(self) -> None:
         n = self.players
         self.deck_name: str = self.option("deck")  # which deck file (the content is read through it)
+        # Whether offers are chosen all at once, face down: asked on every decision of step 2.
+        self.offers_face_down: bool = self.option("offers") == "simultaneous"
         self.phase = "deal"
         self.active = 0
         self.turn = 0
@@ -391,9 +412,8 @@ class SwapClopsCards(State):
 
     def offering_seats(self) -> list[int]:
         """Opponents in clockwise order from the active player's left who still have an offer to make."""
-        active, chosen, hands = self.active, self.chosen, self.hands
-        order = (*range(active + 1, self.players), *range(active))
-        return [seat for seat in order if seat not in chosen and hands[seat]]
+        chosen, hands = self.chosen, self.hands
+        return [seat for seat in opponents_clockwise(self.players, self.active) if seat not in chosen and hands[seat]]
 
     def to_move(self) -> tuple[int, ...]:
         phase = self.phase
@@ -401,9 +421,7 @@ class SwapClopsCards(State):
             return (self.active,)
         if phase == "offer":
             waiting = self.offering_seats()
-            if self.option("offers") == "in_turn":
-                return tuple(waiting[:1])
-            return tuple(sorted(waiting))
+            return tuple(sorted(waiting)) if self.offers_face_down else tuple(waiting[:1])
         return ()
 
     def _chance(self) -> ChanceNode | None:
@@ -433,8 +451,7 @@ class SwapClopsCards(State):
 
     def fittings(self, seat: int) -> list[frozenset[str]]:
         """The cards that may join each of the seat's sets, one at a time."""
-        sets, locks = self.sets[seat], self.locks[seat]
-        return [fitting_cards(sets[slot], locks[slot]) for slot in range(SLOTS)]
+        return list(map(fitting_cards, self.sets[seat], self.locks[seat]))
 
     def must_make_room(self, fittings: list[frozenset[str]] | None = None) -> bool:
         """Step 1 when no card in hand fits any set: a set must be scored first (all slots are in use).
@@ -447,7 +464,9 @@ class SwapClopsCards(State):
         """The cards on offer to the active player, as (card, giver); the giver of the deck's card is DECK."""
         found = [(self.deck_card, DECK)] if self.deck_card else []
         for giver, cards in enumerate(self.offers):
-            found += [(card, giver) for card in dict.fromkeys(cards)]
+            for card in cards:
+                if (card, giver) not in found:  # two alike cards from one giver are one choice
+                    found.append((card, giver))
         return found
 
     def roomless(self) -> list[tuple[str, int]]:
@@ -466,34 +485,34 @@ class SwapClopsCards(State):
         if phase == "lock":
             return [made(Lock, self.locking + 1, trait) for trait in KINDS]
         if phase == "offer":
-            return list(offers_from(tuple(self.hands[player]), self.option("offers") == "simultaneous"))
+            return list(offers_from(tuple(self.hands[player]), self.offers_face_down))
         if phase == "accept":
             return self._accept_actions(player)
         if phase == "score":
-            return [*(made(Score, slot + 1) for slot in range(SLOTS) if self.sets[player][slot]), made(EndTurn)]
+            return [*compress(SCORES, self.sets[player]), END_TURN]  # a set holding cards may be scored
         return []
 
     def _place_actions(self, seat: int) -> list[Action]:
         fittings = self.fittings(seat)
         if self.must_make_room(fittings):
-            return [made(Score, slot + 1) for slot in range(SLOTS)]
+            return list(SCORES)
         slots = [self.room_slot] if self.room_slot >= 0 else range(SLOTS)
-        sets, locks, hand = self.sets[seat], self.locks[seat], self.hands[seat]
+        sets, locks = self.sets[seat], self.locks[seat]
         taking = [(slot, fittings[slot]) for slot in slots]
-        # A pair fits a set only where each of its cards fits alone: work those out once per card.
-        alone = {card: [slot for slot, cards in taking if card in cards] for card in set(hand)}
         actions: list[Action] = []
-        for cards in choices_from(tuple(hand), MOST_PLACED):
+        for cards in choices_from(tuple(self.hands[seat]), MOST_PLACED):
             if len(cards) == 1:
-                actions += [made(PlaceOne, cards[0], slot + 1) for slot in alone[cards[0]]]
+                card = cards[0]
+                for slot, fitting in taking:
+                    if card in fitting:
+                        actions.append(made(PlaceOne, card, slot + 1))
                 continue
-            # Into a set with a trait, cards that fit alone fit together; otherwise the pair is checked whole.
-            both = [slot for slot in alone[cards[0]] if slot in alone[cards[1]]]
-            actions += [
-                made(PlaceTwo, cards[0], cards[1], slot + 1)
-                for slot in both
-                if locks[slot] or fits(sets[slot], "", cards)
-            ]
+            first, second = cards
+            for slot, fitting in taking:
+                # A pair fits only where each card fits alone; into a set with a trait that is enough,
+                # otherwise the pair is checked whole.
+                if first in fitting and second in fitting and (locks[slot] or fits(sets[slot], "", cards)):
+                    actions.append(made(PlaceTwo, first, second, slot + 1))
         return actions
 
     def _accept_actions(self, seat: int) -> list[Action]:
@@ -502,20 +521,20 @@ class SwapClopsCards(State):
         actions: list[Action] = []
         needs_room = False
         for card, giver in self.table_cards():
-            slots = [slot for slot, cards in taking if card in cards]
-            needs_room |= not slots
-            if freed >= 0:
-                # The room just made is for a card that fits nowhere else.
-                slots = [] if slots else [freed]
-            for slot in slots:
-                if giver == DECK:
-                    actions.append(made(TakeDeckCard, card, slot + 1))
-                else:
-                    actions.append(made(AcceptOffer, card, giver, slot + 1))
+            fitted = False
+            for slot, cards in taking:
+                if card in cards:
+                    fitted = True
+                    if freed < 0:
+                        actions.append(acceptance(card, giver, slot))
+            if not fitted:
+                needs_room = True
+                if freed >= 0:  # the room just made is for a card that fits nowhere else
+                    actions.append(acceptance(card, giver, freed))
         if freed < 0:
             if needs_room:
-                actions += [made(Score, slot + 1) for slot in range(SLOTS)]
-            actions.append(made(StopAccepting))
+                actions += SCORES
+            actions.append(STOP_ACCEPTING)
         return actions
 
     # ----- applying ----------------------------------------------------------------------------------
