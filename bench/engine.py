@@ -4,7 +4,8 @@ For every registered game (at its default player count, or every count with --al
 uniformly random games to the end and reports full games per second and actions per second on the fast
 path (`state.apply_fast` on `state.legal_actions`), plus actions per second on the checked path
 (`state.apply`) over the same seeded games. When several seats are to move, each of them acts in turn.
-Each figure is the median of several timed batches of games, with the min and max beside it.
+Each figure is the median of several timed batches of games, with the min and max beside it. The run pins
+itself to the core that was idle longest in the second before it starts, and says which.
 
 When open_spiel is installed, the same random playouts are timed for OpenSpiel's pure-Python
 `python_tic_tac_toe` and its C++ `dots_and_boxes` (5x5 boxes), and each cliplab game's actions per second
@@ -165,15 +166,37 @@ def spread(values: list[float] | None) -> str:
     return f"{statistics.median(values):>9,.0f} ({min(values):,.0f}-{max(values):,.0f})"
 
 
-def pin_to_one_core() -> str:
+def idle_ticks() -> dict[int, int]:
+    """Each core's idle time so far (idle and iowait, in clock ticks), from /proc/stat."""
+    ticks = {}
+    with open("/proc/stat") as stat:
+        for line in stat:
+            name, *fields = line.split()
+            if name.startswith("cpu") and name != "cpu":
+                ticks[int(name[3:])] = int(fields[3]) + int(fields[4])
+    return ticks
+
+
+def pin_to_one_core(look: float = 1.0) -> str:
+    """Pin this process to the core that was idle longest over `look` seconds: another job pinned to the
+    lowest-numbered core (as this script used to pin itself) would otherwise halve every figure of the run."""
     if not hasattr(os, "sched_setaffinity"):
         return "not pinned (os.sched_setaffinity unavailable)"
+    allowed = sorted(os.sched_getaffinity(0))
     try:
-        cpu = min(os.sched_getaffinity(0))
+        before = idle_ticks()
+        time.sleep(look)
+        after = idle_ticks()
+        idle = {cpu: after.get(cpu, 0) - before.get(cpu, 0) for cpu in allowed}
+        how = f"the idlest of CPUs {', '.join(map(str, allowed))} over {look:g} s"
+    except (OSError, ValueError, IndexError):  # no /proc/stat, or one not laid out as Linux's
+        idle, how = dict.fromkeys(allowed, 0), "the lowest-numbered CPU: /proc/stat unreadable"
+    cpu = max(allowed, key=lambda core: (idle[core], -core))
+    try:
         os.sched_setaffinity(0, {cpu})
     except OSError as err:
         return f"not pinned ({err})"
-    return f"pinned to CPU {cpu}"
+    return f"pinned to CPU {cpu} ({how}: {', '.join(f'{core} idle {idle[core]} ticks' for core in allowed)})"
 
 
 def load_openspiel() -> tuple[object, object] | None:
