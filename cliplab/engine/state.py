@@ -119,6 +119,9 @@ class State(ABC):
     CODEC: ClassVar[ActionCodec]
     # Snapshots kept every this many log entries make undo and rewind cheap.
     CHECKPOINT_EVERY: ClassVar[int] = 16
+    # What a game keeps only to answer faster, worked out from its other fields: no part of the position
+    # (equality, fingerprints).
+    DERIVED: ClassVar[frozenset[str]] = frozenset()
 
     def __init__(self, config: GameConfig, settle: bool = True) -> None:
         """A game at its start; `settle=False` leaves the opening chance events to a log being replayed."""
@@ -429,7 +432,8 @@ class State(ABC):
     # ----- copies, equality, views ------------------------------------------------------------------
 
     def _data(self) -> dict[str, Any]:
-        return {key: value for key, value in vars(self).items() if key not in _NOT_THE_POSITION}
+        derived = self.DERIVED
+        return {key: value for key, value in vars(self).items() if key not in _NOT_THE_POSITION and key not in derived}
 
     def _snapshot(self) -> State:
         """A copy without checkpoints. The log's entries are immutable: its list is copied at C speed."""

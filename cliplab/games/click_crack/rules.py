@@ -496,6 +496,7 @@ class ClickCrack(State):
     """A game of Click & Crack. Penguin i belongs to seat i // 2."""
 
     CODEC: ClassVar[ActionCodec] = ActionCodec(StartPlayer, Place, SetTiles, Perform, Pass, PushAside, BreakOff)
+    DERIVED: ClassVar[frozenset[str]] = frozenset({"movers"})
 
     def _setup(self) -> None:
         n = self.players
@@ -551,7 +552,7 @@ class ClickCrack(State):
         phase = self.phase
         # The phases most actions are taken in come first.
         if phase == "perform" or phase == "push" or phase == "break":
-            self.movers: tuple[int, ...] = ((self.start + self.actor_offset) % self.config.players,)
+            self.movers: tuple[int, ...] = (self.active,)
         elif phase == "place":
             order = _placement_order(self.start, self.players, self.option("placement_order") == "snake")
             self.movers = (order[self.placed],)
@@ -781,11 +782,6 @@ class ClickCrack(State):
                 if (action.row, action.col) in half:
                     return BreakOff(*min(half))
         return action
-
-    def _data(self) -> dict[str, Any]:
-        data = State._data(self)
-        del data["movers"]  # worked out from the fields it depends on: no part of the position
-        return data
 
     def _hidden_entries(self, seat: int | None) -> Iterable[int]:
         return [index for setter, index in self.secret_at.items() if setter != seat]

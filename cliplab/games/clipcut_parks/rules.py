@@ -689,6 +689,8 @@ class ClipCutParks(State):
     # A game is one to three hundred log entries and its state many small lists and dicts: a snapshot every 64
     # entries keeps copying rare, and a rewind replays at most 63 of them (a few milliseconds).
     CHECKPOINT_EVERY: ClassVar[int] = 64
+    # The sheet's bits (from the sheet, its cuts and cut ends) and who moves (from the phase and the stages).
+    DERIVED: ClassVar[frozenset[str]] = frozenset({"sheet_bits", "movers"})
 
     def _setup(self) -> None:
         n = self.players
@@ -1171,12 +1173,6 @@ class ClipCutParks(State):
         from .explain import why_illegal
 
         return why_illegal(self, player, action)
-
-    def _data(self) -> dict[str, Any]:
-        data = State._data(self)
-        del data["sheet_bits"]  # worked out from the sheet, its cuts and cut ends: no part of the position
-        del data["movers"]  # worked out from the phase and the stages
-        return data
 
     # ----- what each seat sees -------------------------------------------------------------------------
 

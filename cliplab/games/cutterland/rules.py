@@ -964,12 +964,7 @@ class Cutterland(State):
         if start is not None:
             _begin_at(self, start)
 
-    # What the rules keep only to answer faster: worked out from the other fields, so no part of the game's
-    # data (equality, fingerprints).
     DERIVED: ClassVar[frozenset[str]] = frozenset({"lands", "held", "placing_spots", "hunted"})
-
-    def _data(self) -> dict[str, Any]:
-        return {key: value for key, value in super()._data().items() if key not in self.DERIVED}
 
     # ----- facts ----------------------------------------------------------------------------------
 
