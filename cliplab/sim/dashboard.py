@@ -201,8 +201,9 @@ class ComparisonDashboard:
                 self._say(f"{step} ...")
 
                 def counted(done: int, total: int, before: int = number * games, doing: str = step) -> None:
-                    self.progress.value = before + done
+                    # The count is said before the bar moves, so a page never shows a moved bar without it.
                     self._say(f"{doing}: {done:,} of {total:,} games")
+                    self.progress.value = before + done
                     if self._stop.is_set():
                         raise Stopped
 
