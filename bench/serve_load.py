@@ -62,6 +62,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import math
 import os
 import re
@@ -74,17 +75,19 @@ import threading
 import time
 import urllib.request
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 import psutil
-from playwright.async_api import Browser, Page, async_playwright
+from playwright.async_api import Browser, Page, WebSocket, async_playwright
 from playwright.async_api import TimeoutError as PlaywrightTimeout
+from stand_in import Arrival, Recording  # bench/, this script's folder
 
 from cliplab.cli import DEFAULT_CULL_AFTER, parse_pool
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
+STAND_IN = Path(__file__).resolve().with_name("stand_in.py")
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -310,11 +313,13 @@ class MemoryWatch(threading.Thread):
         self.alive_kib = 0  # their RSS together at the last sample
         self.most_alive = 0  # the most kernel processes seen at one moment
         self.cpu_s = 0.0  # CPU time of the Voila server and its kernels alive at the last sample, together
+        self.alive_ids: set[str] = set()  # the ids of the kernels alive at the last sample
         self.stopping = threading.Event()
 
     def sample(self) -> None:
         together = alive = 0
         cpu_s = 0.0
+        ids = set()
         try:
             children = self.serve.children(recursive=True)
         except psutil.Error:
@@ -332,16 +337,17 @@ class MemoryWatch(threading.Thread):
                 found = KERNEL_ID.search(cmdline)
                 if found:
                     self.kernels[found.group(1)] = max(self.kernels.get(found.group(1), 0), _kib(status, "VmHWM"))
+                    ids.add(found.group(1))
                 together += _kib(status, "VmRSS")
             elif "voila" in cmdline:
                 self.server_kib = max(self.server_kib, _kib(status, "VmHWM"))
         self.together_kib = max(self.together_kib, together)
-        self.alive, self.alive_kib, self.cpu_s = alive, together, cpu_s
+        self.alive, self.alive_kib, self.cpu_s, self.alive_ids = alive, together, cpu_s, ids
         self.most_alive = max(self.most_alive, alive)
 
-    async def pool_ready(self, size: int, log_path: Path, timeout: float = 600.0, quiet_s: float = 4.0) -> float:
-        """Wait until at least `size` kernels run and neither they nor the server have worked for quiet_s seconds
-        (the server renders each kernel's notebook); the seconds waited."""
+    async def settled(self, size: int, log_path: Path, timeout: float, quiet_s: float = 4.0) -> float | None:
+        """Wait until `size` kernels run, no more, and neither they nor the server have worked for quiet_s
+        seconds (the server renders each warm kernel's notebook); the seconds waited, None after `timeout`."""
         started = time.monotonic()
         last_cpu, quiet_since = -1.0, time.monotonic()
         while time.monotonic() - started < timeout:
@@ -349,12 +355,29 @@ class MemoryWatch(threading.Thread):
                 said = log_path.read_text(errors="replace")[-3000:]
                 raise SystemExit(f"cliplab serve ended before its warm pool was ready:\n{said}")
             self.sample()
-            if self.alive < size or self.cpu_s - last_cpu > 0.1 * quiet_s:  # a tenth of a core: idle
+            if self.alive != size or self.cpu_s - last_cpu > 0.1 * quiet_s:  # a tenth of a core: idle
                 last_cpu, quiet_since = self.cpu_s, time.monotonic()
             elif time.monotonic() - quiet_since >= quiet_s:
                 return time.monotonic() - started
             await asyncio.sleep(0.5)
-        raise SystemExit(f"the warm pool never settled: {self.alive} of {size} kernels after {timeout:.0f} s")
+        return None
+
+    async def ended(self, kernels: set[str], timeout: float) -> float | None:
+        """Wait until none of these kernels runs; the seconds waited, None after `timeout`."""
+        started = time.monotonic()
+        while time.monotonic() - started < timeout:
+            self.sample()
+            if not kernels & self.alive_ids:
+                return time.monotonic() - started
+            await asyncio.sleep(0.2)
+        return None
+
+    async def pool_ready(self, size: int, log_path: Path, timeout: float = 600.0) -> float:
+        """Wait until the warm pool is full and its kernels have run their notebook; the seconds waited."""
+        waited = await self.settled(size, log_path, timeout)
+        if waited is None:
+            raise SystemExit(f"the warm pool never settled: {self.alive} of {size} kernels after {timeout:.0f} s")
+        return waited
 
     def run(self) -> None:
         while not self.stopping.is_set():
@@ -364,8 +387,9 @@ class MemoryWatch(threading.Thread):
 
 VOILA, PAGE_KERNELS, OTHER_KERNELS = SERVER_SIDE = ["Voila server", "the pages' kernels", "other kernels (pool refill)"]
 RENDERERS, OTHER_CHROMIUM = BROWSER_SIDE = ["Chromium renderers", "Chromium browser, GPU, network"]
+STAND_INS = "stand-ins (bench/stand_in.py)"
 DRIVER = "Playwright driver"
-CPU_KINDS = [*SERVER_SIDE, *BROWSER_SIDE, DRIVER]
+CPU_KINDS = [*SERVER_SIDE, *BROWSER_SIDE, STAND_INS, DRIVER]
 
 
 def cpu_kind(cmdline: str, page_kernels: set[str]) -> str:
@@ -376,7 +400,7 @@ def cpu_kind(cmdline: str, page_kernels: set[str]) -> str:
         return VOILA
     if "chromium" in cmdline:
         return RENDERERS if "--type=renderer" in cmdline else OTHER_CHROMIUM
-    return DRIVER
+    return STAND_INS if STAND_IN.name in cmdline else DRIVER
 
 
 def cpu_times(serve_pid: int) -> dict[int, tuple[float, str]]:
@@ -460,10 +484,28 @@ def _watch_errors(page: Page, visit: Visit) -> None:
     page.on("console", console)
 
 
+def _record(page: Page, base: str, recording: Recording) -> None:
+    """Note what the page asks the server for (its requests, its kernel websocket and what it sends there)."""
+    page.on("request", lambda request: recording.request(base, request.method, request.url))
+
+    def websocket(socket: WebSocket) -> None:
+        recording.websocket(base, socket.url)
+        socket.on("framesent", recording.frame_sent)
+
+    page.on("websocket", websocket)
+
+
 async def play(
-    browser: Browser, base: str, name: str, args: argparse.Namespace, seed: int, arrived: Callable[[], None]
+    browser: Browser,
+    base: str,
+    name: str,
+    args: argparse.Namespace,
+    seed: int,
+    arrived: Callable[[], None],
+    recording: Recording | None = None,
 ) -> Visit:
-    """One person at the dashboard; `arrived` is called once the page is ready or has failed."""
+    """One person at the dashboard; `arrived` is called once the page is ready or has failed. With a
+    `recording`, what the page asks the server for is noted in it."""
     visit = Visit(name)
     actions = args.actions
     ready = False  # `arrived` was called (the page's kernel id alone cannot say: it may read as null)
@@ -474,10 +516,14 @@ async def play(
     await context.add_init_script(READY_SCRIPT)
     page = await context.new_page()
     _watch_errors(page, visit)
+    if recording is not None:
+        _record(page, base, recording)
     try:
         await page.goto(base + DASHBOARD, wait_until="commit", timeout=READY_TIMEOUT_MS)
         await page.wait_for_function("() => window.__tbReady !== undefined", timeout=READY_TIMEOUT_MS, polling=100)
         visit.ready_ms = await page.evaluate("window.__tbReady")
+        if recording is not None:
+            recording.ready = True
         progress(f"{name}: ready after {visit.ready_ms / 1000:.1f} s")
         visit.kernel = await page.evaluate(
             "JSON.parse(document.getElementById('jupyter-config-data').textContent).kernelId"
@@ -538,6 +584,68 @@ async def close_all(browser: Browser) -> None:
         await context.close()
 
 
+class StandIns:
+    """bench/stand_in.py's worker process: `count` stand-ins replaying what the page alone asked for."""
+
+    def __init__(self, process: asyncio.subprocess.Process, count: int) -> None:
+        self.process, self.count = process, count
+        self.arrivals: list[Arrival] = []
+
+    @classmethod
+    async def start(cls, base: str, recording: Recording, count: int, folder: Path) -> StandIns:
+        """Started (and its imports done) before the crowd, so that its start is not counted as the crowd's."""
+        recorded = folder / "recording.json"
+        recorded.write_text(json.dumps(asdict(recording)))
+        process = await asyncio.create_subprocess_exec(
+            sys.executable,
+            str(STAND_IN),
+            base,
+            str(recorded),
+            str(count),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            cwd=REPO_ROOT,
+        )
+        assert process.stdout is not None
+        said = await process.stdout.readline()
+        if said.strip() != b"loaded":
+            raise SystemExit(f"bench/stand_in.py did not start (it said {said!r})")
+        return cls(process, count)
+
+    async def _tell(self, word: str) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write(f"{word}\n".encode())
+        await self.process.stdin.drain()
+
+    async def _heard(self) -> Any:
+        assert self.process.stdout is not None
+        line = await self.process.stdout.readline()
+        if not line:
+            raise SystemExit("bench/stand_in.py ended before it had said everything")
+        return json.loads(line)
+
+    async def visit(self, arrived: Callable[[], None]) -> list[Visit]:
+        """Every stand-in opens the dashboard at once; `arrived` is called as each is ready or has failed."""
+        await self._tell("go")
+        visits = []
+        for _ in range(self.count):
+            arrival = Arrival(**await self._heard())
+            self.arrivals.append(arrival)
+            visits.append(Visit(arrival.name, arrival.ready_ms, arrival.kernel, errors=list(arrival.errors)))
+            ready = f"ready after {arrival.ready_ms / 1000:.1f} s" if arrival.ready_ms is not None else "failed"
+            progress(f"{arrival.name}: {ready}")
+            arrived()
+        return visits
+
+    async def close(self, visits: list[Visit]) -> None:
+        """As their tabs close; a stand-in's errors in closing are added to its visit's."""
+        await self._tell("close")
+        failed = (await self._heard())["closed"]
+        for visit in visits:
+            visit.errors += failed.get(visit.name, [])
+        await self.process.wait()
+
+
 # --------------------------------------------------------------------------- statistics and table
 
 
@@ -552,6 +660,8 @@ class KernelCounts:
     after: int = 0
     after_kib: int = 0
     settled_s: float = 0.0
+    ended_s: float | None = None  # from closing the visitors until all their kernels had ended
+    left: int = 0  # the visitors' kernels still running when the run stopped waiting
 
 
 def p95(values: list[float]) -> float:
@@ -572,6 +682,7 @@ def mib(kib: float) -> str:
 async def run(args: argparse.Namespace) -> int:
     options = [f"--pool={size}" for size in args.pool] + [f"--cull-after={args.cull_after}"]
     pool = pool_size(args.pool)
+    real = args.pages - args.stand_ins
     with tempfile.TemporaryDirectory(prefix="cliplab-serve-load-") as tmp:
         process, port, log_path = start_server(Path(tmp), options)
         base = f"http://127.0.0.1:{port}/"
@@ -583,42 +694,54 @@ async def run(args: argparse.Namespace) -> int:
                 browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
                 waited = await memory.pool_ready(pool, log_path)
                 progress(f"server on port {port}; its {pool} warm kernels ready after {waited:.0f} s; one page alone")
-                # 1. One page alone.
+                # 1. One page alone, which also shows what a page asks the server for.
+                recording = Recording()
                 alone_clock = Arrivals(process.pid, 1)
-                alone = [await play(browser, base, "alone", args, 0, alone_clock.arrived)]
+                alone = [await play(browser, base, "alone", args, 0, alone_clock.arrived, recording)]
                 alone_cpu = alone_clock.split(alone)
                 memory.sample()
                 alone_kernels = {v.kernel: memory.kernels.get(v.kernel or "", 0) for v in alone}
                 await close_all(browser)
-                # The pool refills (the closed page's kernel may still wait to be culled).
+                # The closed page's kernel ends and the pool refills.
                 await memory.pool_ready(pool, log_path)
+                stand_ins = None
+                if args.stand_ins:
+                    if recording.problems():
+                        raise SystemExit("the stand-ins cannot replay the page: " + "; ".join(recording.problems()))
+                    stand_ins = await StandIns.start(base, recording, args.stand_ins, Path(tmp))
                 counts = KernelCounts(memory.alive, memory.alive_kib)
                 memory.most_alive = memory.alive
                 load_before = os.getloadavg()[0]
-                progress(f"{args.pages} pages at once ({counts.before} kernels running, load {load_before:.1f})")
-                # 2. N pages at once.
+                progress(
+                    f"{real} pages and {args.stand_ins} stand-ins at once ({counts.before} kernels running, "
+                    f"load {load_before:.1f})"
+                )
+                # 2. N visitors at once.
                 started = time.monotonic()
                 crowd_clock = Arrivals(process.pid, args.pages)
-                crowd = await asyncio.gather(
-                    *(play(browser, base, f"page {k + 1}", args, k + 1, crowd_clock.arrived) for k in range(args.pages))
+                crowd, standing = await asyncio.gather(
+                    asyncio.gather(
+                        *(play(browser, base, f"page {k + 1}", args, k + 1, crowd_clock.arrived) for k in range(real))
+                    ),
+                    stand_ins.visit(crowd_clock.arrived) if stand_ins else asyncio.sleep(0, []),
                 )
-                crowd_cpu = crowd_clock.split(crowd)
+                crowd_cpu = crowd_clock.split([*crowd, *standing])
                 crowd_seconds = time.monotonic() - started
                 load_served = os.getloadavg()[0]
                 memory.sample()
                 crowd_kernels = {v.kernel: memory.kernels.get(v.kernel or "", 0) for v in crowd}
+                stand_in_kernels = {v.kernel: memory.kernels.get(v.kernel or "", 0) for v in standing}
                 counts.most, counts.most_kib = memory.most_alive, memory.together_kib
-                # 3. Every page closed: their kernels must go.
-                await close_all(browser)
+                # 3. Every page closed (and every stand-in, as its tab would): their kernels must go.
+                await asyncio.gather(close_all(browser), stand_ins.close(standing) if stand_ins else asyncio.sleep(0))
                 await browser.close()
-                closed = time.monotonic()
-                while time.monotonic() - closed < args.settle:
-                    memory.sample()
-                    if memory.alive <= pool:
-                        break
-                    await asyncio.sleep(1)
+                visitors = {v.kernel for v in [*crowd, *standing] if v.kernel}
+                counts.ended_s = await memory.ended(visitors, args.settle)
+                counts.left = len(visitors & memory.alive_ids)
+                # The pool refills (from 10 s after the hand-outs, one kernel every 3 s).
+                waited = await memory.settled(pool, log_path, args.settle)
                 counts.after, counts.after_kib = memory.alive, memory.alive_kib
-                counts.settled_s = time.monotonic() - closed
+                counts.settled_s = args.settle if waited is None else waited
                 progress(f"pages closed: {counts.after} kernels after {counts.settled_s:.0f} s")
         finally:
             heartbeat.stopping.set()
@@ -628,17 +751,28 @@ async def run(args: argparse.Namespace) -> int:
             stop_server(process)
             iopub_timeouts = log_path.read_text(errors="replace").count("Timeout waiting for IOPub output")
 
-    print_table(args, alone, crowd, crowd_seconds, alone_kernels, crowd_kernels, heartbeat, memory)
-    print_cpu(args.pages, alone_cpu, crowd_cpu, crowd_clock.seconds)
+    columns = [
+        Column("1 page alone", alone, alone_kernels),
+        Column(f"{real} page{'s' * (real != 1)}", list(crowd), crowd_kernels),
+        Column(f"{args.stand_ins} stand-ins", list(standing), stand_in_kernels, clicks=False),
+    ]
+    print_table(args, columns, crowd_seconds, heartbeat, memory)
+    if stand_ins:
+        print_stand_ins(recording, stand_ins.arrivals)
+    print_cpu(real, args.stand_ins, alone_cpu, crowd_cpu, crowd_clock.seconds)
     print(
         f"Kernel processes (their RSS together): {counts.before} ({mib(counts.before_kib)} MiB) before the pages "
         f"opened (the warm pool holds {pool}), at most {counts.most} "
         f"({mib(counts.most_kib)} MiB) while they were open, {counts.after} ({mib(counts.after_kib)} MiB) "
         f"{counts.settled_s:.0f} s after they closed (--cull-after {args.cull_after})."
     )
+    if counts.ended_s is not None:
+        print(f"The visitors' kernels had all ended {counts.ended_s:.1f} s after they closed.")
     print(f"Load average: {load_before:.1f} as the pages opened, {load_served:.1f} once they were served.")
     print(f'Voila warnings "Timeout waiting for IOPub output": {iopub_timeouts}.')
-    errors = [f"{v.name}: {e}" for v in [*alone, *crowd] for e in v.errors]
+    errors = [f"{v.name}: {e}" for v in [*alone, *crowd, *standing] for e in v.errors]
+    if counts.left:
+        errors.append(f"{counts.left} of the visitors' kernels still ran {args.settle:.0f} s after they closed")
     if counts.after > pool:
         errors.append(f"after the pages closed: {counts.after} kernels, more than the pool's {pool}")
     short = [v.name for v in [*alone, *crowd] if len(v.clicks) < args.actions]
@@ -650,34 +784,39 @@ async def run(args: argparse.Namespace) -> int:
     return 1 if errors or short or beats_bad else 0
 
 
-def print_table(
-    args: argparse.Namespace,
-    alone: list[Visit],
-    crowd: list[Visit],
-    crowd_seconds: float,
-    alone_kernels: dict[str | None, int],
-    crowd_kernels: dict[str | None, int],
-    heartbeat: Heartbeat,
-    memory: MemoryWatch,
-) -> None:
-    def column(visits: list[Visit], kernels: dict[str | None, int]) -> list[str]:
+@dataclass
+class Column:
+    """One column of the table: a group of visitors and the peak RSS of their kernels."""
+
+    title: str
+    visits: list[Visit]
+    kernels: dict[str | None, int]
+    clicks: bool = True  # stand-ins only open the dashboard
+
+    def cells(self, actions: int) -> list[str]:
+        visits = self.visits
         ready = [v.ready_ms for v in visits if v.ready_ms is not None]
         first = [c[1] for v in visits for c in v.clicks]
         settled = [c[2] for v in visits for c in v.clicks]
         board = sum(1 for v in visits for c in v.clicks if c[0] == "floe point")
-        peaks = [kib for kib in kernels.values() if kib]
+        peaks = [kib for kib in self.kernels.values() if kib]
+        short = sum(1 for v in visits if len(v.clicks) < actions) if self.clicks else 0
         return [
             str(len(visits)),
             summary(ready, 1 / 1000, 1),
-            summary(first),
-            summary(settled),
-            f"{len(first)} ({board} on the floe)",
-            str(sum(len(v.errors) for v in visits) + sum(1 for v in visits if len(v.clicks) < args.actions)),
+            summary(first) if self.clicks else "-",
+            summary(settled) if self.clicks else "-",
+            f"{len(first)} ({board} on the floe)" if self.clicks else "-",
+            str(sum(len(v.errors) for v in visits) + short),
             f"{mib(statistics.median(peaks))} / {mib(max(peaks))}" if peaks else "-",
         ]
 
+
+def print_table(
+    args: argparse.Namespace, columns: list[Column], crowd_seconds: float, heartbeat: Heartbeat, memory: MemoryWatch
+) -> None:
     rows = [
-        "pages",
+        "visitors",
         "time to ready, s (median / p95)",
         "click -> first change, ms (median / p95)",
         "click -> settled, ms (median / p95)",
@@ -685,19 +824,22 @@ def print_table(
         "errors",
         "kernel peak RSS, MiB (median / max)",
     ]
-    left, right = column(alone, alone_kernels), column(crowd, crowd_kernels)
+    cells = [column.cells(args.actions) for column in columns]
     width = max(map(len, rows))
-    print(f"\ncliplab serve under load: {args.pages} pages at once, {args.actions} clicks each "
-          f"({os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} at the end)\n")  # fmt: skip
-    print(f"{'':{width}}  {'1 page alone':>16}  {f'{args.pages} pages at once':>18}")
-    for name, a, b in zip(rows, left, right, strict=True):
-        print(f"{name:{width}}  {a:>16}  {b:>18}")
+    wide = max(18, *(len(column.title) for column in columns))
+    print(
+        f"\ncliplab serve under load: {args.pages} visitors at once ({args.stand_ins} of them stand-ins), "
+        f"{args.actions} clicks each ({os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} at the end)\n"
+    )
+    print(f"{'':{width}}" + "".join(f"  {column.title:>{wide}}" for column in columns))
+    for k, name in enumerate(rows):
+        print(f"{name:{width}}" + "".join(f"  {row[k]:>{wide}}" for row in cells))
     beats = heartbeat.results
     ok = sum(1 for status, _ in beats if status == 302)
     slowest = max((seconds for _, seconds in beats), default=0.0)
-    retries = sum(v.retries for v in [*alone, *crowd])
+    retries = sum(v.retries for column in columns for v in column.visits)
     print(f"\nClicks tried again because the control was replaced just before the click: {retries}.")
-    print(f"{len(crowd)} pages took {crowd_seconds:.0f} s from the first request to their last click.")
+    print(f"{args.pages} visitors took {crowd_seconds:.0f} s from the first request to their last click.")
     print(f"Heartbeat GET / every second: {ok}/{len(beats)} answered 302, slowest {slowest * 1000:.0f} ms.")
     print(
         f"Voila server peak RSS {mib(memory.server_kib)} MiB; all kernels together at most "
@@ -706,21 +848,44 @@ def print_table(
     )
 
 
-def print_cpu(pages: int, alone: dict[str, float], crowd: dict[str, float], crowd_ready_s: float) -> None:
-    rows = [(kind, alone[kind], crowd[kind] / pages) for kind in CPU_KINDS]
-    for side, kinds in (("server side (Voila + kernels)", SERVER_SIDE), ("browser side (Chromium)", BROWSER_SIDE)):
-        rows.append((side, sum(alone[k] for k in kinds), sum(crowd[k] for k in kinds) / pages))
-    width = max(len(name) for name, _, _ in rows)
-    print(f"\nCPU seconds per page, from the request until the last page was ready ({os.cpu_count()} CPUs)\n")
-    print(f"{'':{width}}  {'1 page alone':>16}  {f'{pages} pages at once':>18}")
-    for name, one, each in rows:
-        print(f"{name:{width}}  {one:>16.2f}  {each:>18.2f}")
+def print_stand_ins(recording: Recording, arrivals: list[Arrival]) -> None:
+    ready = [a for a in arrivals if a.ready_ms is not None]
+    if not ready:
+        return
+    got = ready[0]
+    print(
+        f"\nEach stand-in asked for what the page alone did: the dashboard page and {len(recording.files)} files, "
+        f"then on its kernel's websocket: {', '.join(recording.sent[:4])}. The first ready one read {got.files} "
+        f"responses ({got.bytes / 1e6:.1f} MB as sent) and a widget state reply of {got.state_bytes / 1e3:.0f} KB "
+        f"with {got.states} widgets ({', '.join(got.models)})."
+    )
+
+
+def print_cpu(real: int, stand_ins: int, alone: dict[str, float], crowd: dict[str, float], ready_s: float) -> None:
+    """CPU seconds of the page alone, and of the crowd, in all and per visitor: the server's per visitor, the
+    browser's per real page, the stand-ins' per stand-in."""
+    visitors = real + stand_ins
+    per = dict.fromkeys(SERVER_SIDE, visitors) | dict.fromkeys([*BROWSER_SIDE, DRIVER], real) | {STAND_INS: stand_ins}
+    rows = [(kind, alone[kind], crowd[kind], per[kind]) for kind in CPU_KINDS]
+    for side, kinds, count in (
+        ("server side (Voila + kernels)", SERVER_SIDE, visitors),
+        ("browser side (Chromium)", BROWSER_SIDE, real),
+    ):
+        rows.append((side, sum(alone[k] for k in kinds), sum(crowd[k] for k in kinds), count))
+    width = max(len(name) for name, *_ in rows)
+    print(f"\nCPU seconds, from the request until the last visitor was ready ({os.cpu_count()} CPUs)\n")
+    print(f"{'':{width}}  {'1 page alone':>12}  {'crowd, all':>10}  {'crowd, each':>11}  (each of)")
+    for name, one, together, count in rows:
+        each = f"{together / count:.2f}" if count else "-"
+        of = "visitors" if count == visitors else ("stand-ins" if name == STAND_INS else "real pages")
+        print(f"{name:{width}}  {one:>12.2f}  {together:>10.1f}  {each:>11}  {of}")
     server = sum(crowd[k] for k in SERVER_SIDE)
     cores = os.cpu_count() or 1
     print(
-        f"\nThe {pages} pages were all ready {crowd_ready_s:.1f} s after they were asked for. Their server side "
-        f"took {server:.1f} CPU-s ({server / cores:.1f} s of all {cores} cores); their browser side "
-        f"{sum(crowd[k] for k in BROWSER_SIDE):.1f} CPU-s, which a class spreads over its own machines."
+        f"\nThe {visitors} visitors were all ready {ready_s:.1f} s after they were asked for. Their server side "
+        f"took {server:.1f} CPU-s ({server / cores:.1f} s of all {cores} cores); the real pages' browser side "
+        f"{sum(crowd[k] for k in BROWSER_SIDE):.1f} CPU-s, which a class spreads over its own machines; the "
+        f"{stand_ins} stand-ins {crowd[STAND_INS]:.1f} CPU-s."
     )
 
 
@@ -747,9 +912,16 @@ def main() -> int:
         help=f"passed to `cliplab serve --cull-after` (default {DEFAULT_CULL_AFTER})",
     )
     parser.add_argument("--spinner", action="store_true", help="keep Voila's loading spinner turning in the pages")
+    parser.add_argument(
+        "--stand-ins",
+        type=int,
+        default=0,
+        metavar="N",
+        help="N of the --pages visitors are bench/stand_in.py's protocol clients, the rest real pages (default 0)",
+    )
     args = parser.parse_args()
-    if args.pages < 1 or args.actions < 0:
-        parser.error("--pages must be at least 1 and --actions at least 0")
+    if args.pages < 1 or args.actions < 0 or not 0 <= args.stand_ins <= args.pages:
+        parser.error("--pages must be at least 1, --actions at least 0 and --stand-ins from 0 to --pages")
     return asyncio.run(run(args))
 
 
