@@ -80,7 +80,7 @@ from pathlib import Path
 from typing import Any
 
 import psutil
-from playwright.async_api import Browser, Page, WebSocket, async_playwright
+from playwright.async_api import Browser, Page, async_playwright
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 from stand_in import Arrival, Recording  # bench/, this script's folder
 
@@ -484,17 +484,6 @@ def _watch_errors(page: Page, visit: Visit) -> None:
     page.on("console", console)
 
 
-def _record(page: Page, base: str, recording: Recording) -> None:
-    """Note what the page asks the server for (its requests, its kernel websocket and what it sends there)."""
-    page.on("request", lambda request: recording.request(base, request.method, request.url))
-
-    def websocket(socket: WebSocket) -> None:
-        recording.websocket(base, socket.url)
-        socket.on("framesent", recording.frame_sent)
-
-    page.on("websocket", websocket)
-
-
 async def play(
     browser: Browser,
     base: str,
@@ -517,7 +506,7 @@ async def play(
     page = await context.new_page()
     _watch_errors(page, visit)
     if recording is not None:
-        _record(page, base, recording)
+        recording.watch(page)
     try:
         await page.goto(base + DASHBOARD, wait_until="commit", timeout=READY_TIMEOUT_MS)
         await page.wait_for_function("() => window.__tbReady !== undefined", timeout=READY_TIMEOUT_MS, polling=100)
@@ -592,14 +581,13 @@ class StandIns:
         self.arrivals: list[Arrival] = []
 
     @classmethod
-    async def start(cls, base: str, recording: Recording, count: int, folder: Path) -> StandIns:
+    async def start(cls, recording: Recording, count: int, folder: Path) -> StandIns:
         """Started (and its imports done) before the crowd, so that its start is not counted as the crowd's."""
         recorded = folder / "recording.json"
         recorded.write_text(json.dumps(asdict(recording)))
         process = await asyncio.create_subprocess_exec(
             sys.executable,
             str(STAND_IN),
-            base,
             str(recorded),
             str(count),
             stdin=subprocess.PIPE,
@@ -695,7 +683,7 @@ async def run(args: argparse.Namespace) -> int:
                 waited = await memory.pool_ready(pool, log_path)
                 progress(f"server on port {port}; its {pool} warm kernels ready after {waited:.0f} s; one page alone")
                 # 1. One page alone, which also shows what a page asks the server for.
-                recording = Recording()
+                recording = Recording(base)
                 alone_clock = Arrivals(process.pid, 1)
                 alone = [await play(browser, base, "alone", args, 0, alone_clock.arrived, recording)]
                 alone_cpu = alone_clock.split(alone)
@@ -708,7 +696,7 @@ async def run(args: argparse.Namespace) -> int:
                 if args.stand_ins:
                     if recording.problems():
                         raise SystemExit("the stand-ins cannot replay the page: " + "; ".join(recording.problems()))
-                    stand_ins = await StandIns.start(base, recording, args.stand_ins, Path(tmp))
+                    stand_ins = await StandIns.start(recording, args.stand_ins, Path(tmp))
                 counts = KernelCounts(memory.alive, memory.alive_kib)
                 memory.most_alive = memory.alive
                 load_before = os.getloadavg()[0]

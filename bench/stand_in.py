@@ -22,7 +22,7 @@ What a stand-in does not do: run the scripts or draw the page (in a class, each 
 and it asks for the next file as soon as a connection is free, where a page asks for some only after running
 the scripts that name them. So it is a little harder on the server than a page, never easier.
 
-Run as a script it is bench/serve_load.py's worker: `python bench/stand_in.py BASE_URL RECORDING_JSON COUNT`.
+Run as a script it is bench/serve_load.py's worker: `python bench/stand_in.py RECORDING_JSON COUNT`.
 It says "loaded" on stdout, opens COUNT stand-ins at once when it reads "go" on stdin, writes one JSON line
 for each as it is ready or has failed, and closes them all when it reads "close" (a last JSON line says how
 that went). One process, one asyncio event loop: its CPU time is what the stand-ins cost the machine.
@@ -75,6 +75,7 @@ class Recording:
     """What one real page asked the server for, relative to the server's base URL; its kernel id stands for
     each stand-in's own."""
 
+    base: str  # the server's URL
     kernel: str = ""
     document: str = ""  # the dashboard page
     files: list[str] = field(default_factory=list)  # every other GET until the page was ready, in order
@@ -83,11 +84,21 @@ class Recording:
     on_close: str = ""  # the POST the page sent as it closed
     ready: bool = False  # the page is ready: later GETs are not needed to draw it
 
-    def request(self, base: str, method: str, url: str) -> None:
+    def watch(self, page: Any) -> None:
+        """Note what a Playwright page (sync or async API) asks the server for from now on."""
+        page.on("request", lambda request: self.request(request.method, request.url))
+
+        def websocket(socket: Any) -> None:
+            self.websocket(socket.url)
+            socket.on("framesent", self.frame_sent)
+
+        page.on("websocket", websocket)
+
+    def request(self, method: str, url: str) -> None:
         """A request the page made (only the server's are kept; the first is the dashboard page)."""
-        if not url.startswith(base):
+        if not url.startswith(self.base):
             return
-        path = url.removeprefix(base)
+        path = url.removeprefix(self.base)
         if method == "POST":
             self.on_close = path
         elif not self.document:
@@ -95,8 +106,8 @@ class Recording:
         elif not self.ready:
             self.files.append(path)
 
-    def websocket(self, base: str, url: str) -> None:
-        path = re.sub(r"^ws", "http", url).removeprefix(base)
+    def websocket(self, url: str) -> None:
+        path = re.sub(r"^ws", "http", url).removeprefix(self.base)
         if path.startswith("api/kernels/"):
             self.channels = path
             self.kernel = KERNEL_ID.search(path).group(0)  # type: ignore[union-attr]
@@ -225,11 +236,12 @@ class Arrival:
 
 
 class StandIn:
-    def __init__(self, base: str, recording: Recording, name: str, timeout: float = 300.0) -> None:
-        self.base, self.recording, self.timeout = base, recording, timeout
+    def __init__(self, recording: Recording, name: str, timeout: float = 300.0) -> None:
+        self.base, self.recording, self.timeout = recording.base, recording, timeout
         self.arrival = Arrival(name)
         self.session = str(uuid.uuid4())
-        self.client = Client(base)
+        self.client = Client(recording.base)
+        self.states: dict[str, Any] = {}  # the widgets' states from the kernel, by model id
         self.socket: WebSocketClientConnection | None = None
         self.draining: asyncio.Task[None] | None = None
 
@@ -311,7 +323,7 @@ class StandIn:
             content, size = await self._reply(asked, "iopub", "comm_msg")
             if content["data"].get("method") == "update_states":
                 break
-        states = content["data"]["states"]
+        self.states = states = content["data"]["states"]
         self.arrival.states, self.arrival.state_bytes = len(states), size
         self.arrival.models = sorted({state["model_name"] for state in states.values()})
         await self._send("comm_close", {"comm_id": comm, "data": {}})
@@ -349,7 +361,7 @@ class StandIn:
         return errors
 
 
-async def _worker(base: str, recording: Recording, count: int) -> None:
+async def _worker(recording: Recording, count: int) -> None:
     loop = asyncio.get_running_loop()
     lines = asyncio.StreamReader()
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(lines), sys.stdin)
@@ -360,7 +372,7 @@ async def _worker(base: str, recording: Recording, count: int) -> None:
     print("loaded", flush=True)
     if (await lines.readline()).strip() != b"go":
         return
-    stand_ins = [StandIn(base, recording, f"stand-in {k + 1}") for k in range(count)]
+    stand_ins = [StandIn(recording, f"stand-in {k + 1}") for k in range(count)]
 
     async def arrive(stand_in: StandIn) -> None:
         say(asdict(await stand_in.open()))
@@ -372,6 +384,6 @@ async def _worker(base: str, recording: Recording, count: int) -> None:
 
 
 if __name__ == "__main__":
-    url, recorded, how_many = sys.argv[1:]
+    recorded, how_many = sys.argv[1:]
     with open(recorded) as file:
-        asyncio.run(_worker(url, Recording(**json.load(file)), int(how_many)))
+        asyncio.run(_worker(Recording(**json.load(file)), int(how_many)))

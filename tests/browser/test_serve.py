@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -426,6 +428,66 @@ def test_closing_a_page_ends_its_kernel_at_once(tmp_path: Path, browser) -> None
         assert kernel not in _kernel_ids(voila), "the closed page's kernel is still running"
         assert _kernels_become(voila, pool) == pool
         assert "403 POST /voila/api/shutdown" not in (tmp_path / "serve.log").read_text()
+    finally:
+        context.close()
+        _stop(process)
+
+
+def test_a_stand_in_asks_what_a_page_asked_gets_the_dashboards_widgets_and_ends_its_kernel_on_close(
+    tmp_path: Path, browser, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # bench/serve_load.py's stand-ins for a class's browsers must ask the server what a real page asks, hold what
+    # it needs to draw the dashboard when they count as ready, and give their kernel back as a closed tab does.
+    monkeypatch.syspath_prepend(str(REPO_ROOT / "bench"))
+    from stand_in import Recording, StandIn
+
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}/"
+    process = _serve(tmp_path, f"--port={port}", "--cull-after=600")  # so no cull can be what ends a kernel
+    context = browser.new_context()
+    try:
+        _wait_listening(tmp_path, process, port)
+        (voila,) = _children(process.pid)
+        _kernels_settle(voila)
+        recording = Recording(base)
+        page = context.new_page()
+        page.route(re.compile(r"^https?://(?!127\.0\.0\.1[:/])"), lambda route: route.abort())
+        recording.watch(page)
+        page.goto(f"{base}voila/render/click_crack.ipynb", wait_until="commit", timeout=120_000)
+        page.locator(".tb-start").wait_for(timeout=120_000)
+        recording.ready = True
+        page.close(run_before_unload=True)
+        deadline = time.monotonic() + 30
+        while not recording.on_close and time.monotonic() < deadline:
+            context.cookies()  # the sync API hands the page's last events over during a call
+            time.sleep(0.2)
+        assert recording.problems() == [], "the stand-ins replay what the page asked for"
+        assert len(recording.files) > 50 and any(path.startswith("voila/static/") for path in recording.files)
+
+        stand_in = StandIn(recording, "stand-in")
+        opened: dict[str, object] = {}
+
+        async def visit_and_leave() -> None:
+            opened["arrival"] = arrival = await stand_in.open()
+            opened["running"] = arrival.kernel in _kernel_ids(voila)
+            opened["closing errors"] = await stand_in.close()
+
+        worker = threading.Thread(target=lambda: asyncio.run(visit_and_leave()))  # away from Playwright's loop
+        worker.start()
+        worker.join(timeout=300)
+        arrival = opened["arrival"]
+        assert arrival.errors == [] and arrival.ready_ms is not None, arrival
+        assert arrival.files == len(recording.files) + 1 and arrival.bytes > 1_000_000
+        assert opened["running"], "the stand-in was given a kernel of its own, as the page was"
+        assert arrival.kernel != recording.kernel
+        classes = [state["state"].get("_dom_classes", []) for state in stand_in.states.values()]
+        assert any("tb-start" in names for names in classes), "the dashboard's Start button is in the widget state"
+        assert "AnyModel" in arrival.models, "and the board, an anywidget"
+        assert opened["closing errors"] == []
+        deadline = time.monotonic() + 60
+        while arrival.kernel in _kernel_ids(voila) and time.monotonic() < deadline:
+            time.sleep(0.5)
+        assert arrival.kernel not in _kernel_ids(voila), "the closed stand-in's kernel is still running"
     finally:
         context.close()
         _stop(process)
