@@ -847,6 +847,13 @@ def print_stand_ins(recording: Recording, arrivals: list[Arrival]) -> None:
         f"responses ({got.bytes / 1e6:.1f} MB as sent) and a widget state reply of {got.state_bytes / 1e3:.0f} KB "
         f"with {got.states} widgets ({', '.join(got.models)})."
     )
+    stages = [
+        ("the dashboard page", [a.page_ms or 0.0 for a in ready]),
+        ("every file", [a.files_ms or 0.0 for a in ready]),
+        ("the widget state (ready)", [a.ready_ms or 0.0 for a in ready]),
+    ]
+    said = ", ".join(f"{what} {summary(times, 1 / 1000, 1)}" for what, times in stages)
+    print(f"Stand-ins had, s from their first request (median / p95): {said}.")
 
 
 def print_cpu(real: int, stand_ins: int, alone: dict[str, float], crowd: dict[str, float], ready_s: float) -> None:

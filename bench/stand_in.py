@@ -225,7 +225,9 @@ class Arrival:
     """How a stand-in's first visit went."""
 
     name: str
-    ready_ms: float | None = None
+    ready_ms: float | None = None  # from the first request until the widget state was in
+    page_ms: float | None = None  # ... until the dashboard page was in
+    files_ms: float | None = None  # ... until every file was in
     kernel: str | None = None
     files: int = 0  # responses read (the dashboard page and every file)
     bytes: int = 0  # their bodies as sent (compressed, where the server compressed them)
@@ -240,6 +242,7 @@ class StandIn:
         self.base, self.recording, self.timeout = recording.base, recording, timeout
         self.arrival = Arrival(name)
         self.session = str(uuid.uuid4())
+        self.started = 0.0  # time.perf_counter() at the first request
         self.client = Client(recording.base)
         self.states: dict[str, Any] = {}  # the widgets' states from the kernel, by model id
         self.socket: WebSocketClientConnection | None = None
@@ -247,10 +250,10 @@ class StandIn:
 
     async def open(self) -> Arrival:
         """The first visit, until the stand-in holds all the page needs; errors are noted, not raised."""
-        started = time.perf_counter()
+        self.started = time.perf_counter()
         try:
             await asyncio.wait_for(self._visit(), self.timeout)
-            self.arrival.ready_ms = (time.perf_counter() - started) * 1000
+            self.arrival.ready_ms = self._since_start()
         except Exception as err:
             self.arrival.errors.append(f"{type(err).__name__}: {str(err).splitlines()[0] if str(err) else ''}")
         return self.arrival
@@ -261,9 +264,13 @@ class StandIn:
         if not found:
             raise RuntimeError("the dashboard page carries no jupyter-config-data")
         kernel = json.loads(found.group(1))["kernelId"]
-        self.arrival.kernel = kernel
+        self.arrival.kernel, self.arrival.page_ms = kernel, self._since_start()
         await asyncio.gather(*(self._get(path.replace(self.recording.kernel, kernel)) for path in self.recording.files))
+        self.arrival.files_ms = self._since_start()
         await self._widget_state(kernel)
+
+    def _since_start(self) -> float:
+        return (time.perf_counter() - self.started) * 1000
 
     async def _get(self, path: str) -> Answer:
         answer = await self.client.request("GET", path)
