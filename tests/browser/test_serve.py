@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gzip
 import json
 import re
 import signal
@@ -491,3 +492,36 @@ def test_a_stand_in_asks_what_a_page_asked_gets_the_dashboards_widgets_and_ends_
     finally:
         context.close()
         _stop(process)
+
+
+def _get(url: str, headers: dict[str, str]) -> tuple[int, dict[str, str], bytes]:
+    try:
+        with urllib.request.urlopen(urllib.request.Request(url, headers=headers), timeout=60) as answer:
+            return answer.status, dict(answer.headers), answer.read()
+    except urllib.error.HTTPError as refused:
+        return refused.code, dict(refused.headers), b""
+
+
+def test_scripts_and_styles_go_compressed_to_a_browser_that_accepts_it(served: RunningServer) -> None:
+    for path in (
+        "voila/static/voila.js",
+        "voila/templates/lab/static/index.css",
+        "voila/labextensions/@jupyter-widgets/jupyterlab-manager/package.json",
+    ):
+        url = served.url + path
+        status, plain_headers, plain = _get(url, {})
+        assert status == 200 and "Content-Encoding" not in plain_headers and len(plain) > 1000, path
+        for _ in range(2):  # compressed on the first request, kept for the next
+            status, headers, packed = _get(url, {"Accept-Encoding": "gzip, deflate, br, zstd"})
+            assert status == 200 and headers["Content-Encoding"] == "gzip" and headers["Vary"] == "Accept-Encoding"
+            assert int(headers["Content-Length"]) == len(packed) < len(plain) / 2, path
+            assert gzip.decompress(packed) == plain, path
+        # A part of the file is sent as it is; a browser that has the file gets "not modified" either way.
+        status, headers, part = _get(url, {"Accept-Encoding": "gzip", "Range": "bytes=0-99"})
+        assert status == 206 and "Content-Encoding" not in headers and part == plain[:100], path
+        if "Etag" in plain_headers:  # the extensions' files are sent without one (jupyter_server's choice)
+            assert _get(url, {"Accept-Encoding": "gzip", "If-None-Match": plain_headers["Etag"]})[0] == 304, path
+    # The compressed way out looks files up as the plain one does: nothing outside the static folders.
+    for path in ("voila/static/..%2F..%2F..%2F..%2Fetc%2Fpasswd", "voila/labextensions/..%2F..%2F..%2Fetc%2Fpasswd"):
+        status, _headers, body = _get(served.url + path, {"Accept-Encoding": "gzip"})
+        assert status in (403, 404) and b"root:" not in body, path
