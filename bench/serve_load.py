@@ -9,18 +9,29 @@ headless, through Playwright: one browser, one context per person.
    a bot step, a hand-over, "Lock in", push and break choices, a highlighted point on the floe: a
    placement or a penguin to carry out a tile; a new game if one ends). With --actions 0 the page only
    opens and starts a game.
-   Then the run waits for the warm pool to be full again, as it would be between two visitors.
-2. --pages pages at once (default 10) doing the same.
-3. Every page closed, as a person closes a tab: the page's kernel must end (`cliplab serve` culls a
-   kernel no page is connected to after --cull-after seconds). The run waits up to --settle seconds for
-   the kernels to go back to the warm pool's size.
+   What this page asks the server for is recorded (bench/stand_in.py's Recording): the dashboard page,
+   every file it fetched until it was ready, its kernel websocket and the messages it sent there, and the
+   request it sent as it closed. Then the run waits for the warm pool to be full again, as it would be
+   between two visitors.
+2. --pages visitors at once (default 10) doing the same. With --stand-ins N, N of them are stand-ins
+   (bench/stand_in.py: one process, one event loop) that replay the recording with a kernel of their own,
+   asking the server for all the page asked and reading it to the end, then stay connected; the other
+   visitors are real pages. A stand-in is ready once it holds the page, every file and the kernel's widget
+   state: all a browser needs to draw the dashboard, which a stand-in does not do. On a 2-core machine, 30
+   Chromium pages cost about three times the server's CPU; in a class each person's machine draws its own.
+3. Every visitor leaves, as a person closes a tab (a stand-in sends what the page sent as it closed): the
+   visitors' kernels must end (`cliplab serve` also culls a kernel no page is connected to after
+   --cull-after seconds). The run waits up to --settle seconds for them to end and for the warm pool to be
+   full again, and prints the kernels and their memory before, at most during and after the crowd.
 
 The warm pool is ready when as many kernels as the pool holds are running and none of them has used more
 than a little CPU time for a few seconds (each has run its notebook). Voila says "Kernel pool ... is
 filled" only at log level INFO, and `cliplab serve` logs at WARN.
 
 Measured in the page (so Playwright's own overhead is not counted):
-  time to ready   navigation start -> the dashboard's "Start game" button is on screen;
+  time to ready   navigation start -> the dashboard's "Start game" button is on screen (for a stand-in:
+                  its first request -> the widget state is in; also printed: when it had the page and
+                  every file);
   click -> first  the click event -> the first change the kernel's answer makes on the page (status,
                   log, message, panel buttons or penguins);
   click -> settled the click event -> the last change of that answer (nothing more for 1 s after it).
@@ -40,7 +51,8 @@ machine's load average as the crowd starts and once it is served.
 CPU time, to judge where a class's pages cost: the CPU seconds (user + system, from /proc) that every
 process spent from the moment the pages were asked for until the last of them was ready, by process: the
 Voila server, the pages' own kernels, the other kernels (the warm pool refilling), Chromium's renderers,
-Chromium's other processes (browser, GPU, network) and Playwright's driver. "Server side" is Voila and the
+Chromium's other processes (browser, GPU, network), the stand-ins and Playwright's driver. "Server side" is
+Voila and the
 kernels: what the class's server pays. "Browser side" is Chromium: here every page runs in one Chromium on
 the same cores as the server, while in a class each person's machine renders its own page; so the run's
 wall-clock times are those of a server that also draws all 30 screens. Each person has a browser context of
@@ -55,7 +67,7 @@ Requests are not intercepted, which would switch Chromium's cache off and pass e
 per page) through Playwright's driver.
 
     .venv/bin/python bench/serve_load.py [--pages N] [--actions N] [--settle S] [--pool N | DASHBOARD=N ...]
-                                         [--cull-after S] [--spinner]
+                                         [--cull-after S] [--spinner] [--stand-ins N]
 """
 
 from __future__ import annotations
