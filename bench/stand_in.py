@@ -85,8 +85,9 @@ class Recording:
     ready: bool = False  # the page is ready: later GETs are not needed to draw it
 
     def watch(self, page: Any) -> None:
-        """Note what a Playwright page (sync or async API) asks the server for from now on."""
-        page.on("request", lambda request: self.request(request.method, request.url))
+        """Note what a Playwright page (sync or async API) asks the server for from now on. Its requests are
+        heard from its browser context, which also reports the one sent as the page closes."""
+        page.context.on("request", lambda request: self.request(request.method, request.url))
 
         def websocket(socket: Any) -> None:
             self.websocket(socket.url)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import datetime
 import gzip
+import os
 import re
 import time
 from pathlib import Path
@@ -124,7 +125,7 @@ class CompressedOnce(web.StaticFileHandler):
             absolute = self.validate_absolute_path(self.root, found)
             if absolute is None:  # answered already (a folder's address without its slash is redirected)
                 return
-        if absolute is None or Path(absolute).suffix not in COMPRESSIBLE:
+        if absolute is None or os.path.splitext(absolute)[1] not in COMPRESSIBLE:
             await super().get(path, include_body)
             return
         self.absolute_path = absolute
@@ -135,7 +136,10 @@ class CompressedOnce(web.StaticFileHandler):
             return
         key = (absolute, self.modified)
         if key not in self.compressed:
-            self.compressed[key] = gzip.compress(Path(absolute).read_bytes(), compresslevel=9, mtime=0)
+            # Read as the plain response reads it, from the path checked to be inside the handler's folders.
+            content = self.get_content(absolute)
+            plain = content if isinstance(content, bytes) else b"".join(content)
+            self.compressed[key] = gzip.compress(plain, compresslevel=9, mtime=0)
         body = self.compressed[key]
         self.set_header("Content-Encoding", "gzip")
         self.set_header("Content-Length", len(body))
@@ -144,7 +148,7 @@ class CompressedOnce(web.StaticFileHandler):
 
     def set_extra_headers(self, path: str) -> None:
         super().set_extra_headers(path)
-        if Path(path).suffix in COMPRESSIBLE:
+        if os.path.splitext(path)[1] in COMPRESSIBLE:
             self.set_header("Vary", "Accept-Encoding")  # a cache keeps the compressed and the plain file apart
 
 

@@ -457,10 +457,10 @@ def test_a_stand_in_asks_what_a_page_asked_gets_the_dashboards_widgets_and_ends_
         page.goto(f"{base}voila/render/click_crack.ipynb", wait_until="commit", timeout=120_000)
         page.locator(".tb-start").wait_for(timeout=120_000)
         recording.ready = True
-        page.close(run_before_unload=True)
+        page.close(run_before_unload=True)  # as a person closes the tab: the page asks for its kernel's end
         deadline = time.monotonic() + 30
         while not recording.on_close and time.monotonic() < deadline:
-            context.cookies()  # the sync API hands the page's last events over during a call
+            context.cookies()  # the sync API hands the browser's events over during its calls
             time.sleep(0.2)
         assert recording.problems() == [], "the stand-ins replay what the page asked for"
         assert len(recording.files) > 50 and any(path.startswith("voila/static/") for path in recording.files)
