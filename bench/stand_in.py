@@ -109,9 +109,9 @@ class Recording:
 
     def websocket(self, url: str) -> None:
         path = re.sub(r"^ws", "http", url).removeprefix(self.base)
-        if path.startswith("api/kernels/"):
-            self.channels = path
-            self.kernel = KERNEL_ID.search(path).group(0)  # type: ignore[union-attr]
+        found = KERNEL_ID.search(path)
+        if path.startswith("api/kernels/") and found:
+            self.channels, self.kernel = path, found.group(0)
 
     def frame_sent(self, payload: bytes | str) -> None:
         if self.channels and isinstance(payload, bytes):

@@ -79,8 +79,9 @@ def test_ctrl_c_stops_the_server_and_its_kernels(tmp_path: Path) -> None:
         _wait_listening(tmp_path, process, port)
         (voila,) = _children(process.pid)
         deadline = time.monotonic() + 60
-        while not (kernels := _children(voila)) and time.monotonic() < deadline:
-            time.sleep(0.5)  # the kernels are preheated once the server listens
+        # The kernels are preheated once the server listens; a child just forked still shows Voila's own command.
+        while not ((kernels := _children(voila)) and all(map(_is_kernel, kernels))) and time.monotonic() < deadline:
+            time.sleep(0.5)
         assert kernels, "Voila preheats kernels for the dashboards"
         # Over Unix sockets no port picked for a kernel can be taken by another connection before it binds.
         files = [_connection_file(kernel) for kernel in kernels]
@@ -94,6 +95,13 @@ def test_ctrl_c_stops_the_server_and_its_kernels(tmp_path: Path) -> None:
         assert not left, "a stopped kernel's connection file and sockets are removed"
     finally:
         _stop(process)
+
+
+def _is_kernel(pid: int) -> bool:
+    try:
+        return "ipykernel_launcher" in Path(f"/proc/{pid}/cmdline").read_text()
+    except OSError:
+        return False
 
 
 def _connection_file(kernel: int) -> Path:
