@@ -675,6 +675,10 @@ def summary(values: list[float], scale: float = 1.0, digits: int = 0) -> str:
     return f"{statistics.median(values) * scale:.{digits}f} / {p95(values) * scale:.{digits}f}"
 
 
+def counted(count: int, thing: str) -> str:
+    return f"{count} {thing}{'s' * (count != 1)}"
+
+
 def mib(kib: float) -> str:
     return f"{kib / 1024:.0f}"
 
@@ -713,7 +717,8 @@ async def run(args: argparse.Namespace) -> int:
                 memory.most_alive = memory.alive
                 load_before = os.getloadavg()[0]
                 progress(
-                    f"{real} pages and {args.stand_ins} stand-ins at once ({counts.before} kernels running, "
+                    f"{counted(real, 'page')} and {counted(args.stand_ins, 'stand-in')} at once "
+                    f"({counts.before} kernels running, "
                     f"load {load_before:.1f})"
                 )
                 # 2. N visitors at once.
@@ -753,9 +758,10 @@ async def run(args: argparse.Namespace) -> int:
 
     columns = [
         Column("1 page alone", alone, alone_kernels),
-        Column(f"{real} page{'s' * (real != 1)}", list(crowd), crowd_kernels),
-        Column(f"{args.stand_ins} stand-ins", list(standing), stand_in_kernels, clicks=False),
+        Column(counted(real, "page"), list(crowd), crowd_kernels),
+        Column(counted(args.stand_ins, "stand-in"), list(standing), stand_in_kernels, clicks=False),
     ]
+    columns = [column for column in columns if column.visits]  # no column for a kind of visitor not asked for
     print_table(args, columns, crowd_seconds, heartbeat, memory)
     if stand_ins:
         print_stand_ins(recording, stand_ins.arrivals)
@@ -892,7 +898,7 @@ def print_cpu(real: int, stand_ins: int, alone: dict[str, float], crowd: dict[st
         f"\nThe {visitors} visitors were all ready {ready_s:.1f} s after they were asked for. Their server side "
         f"took {server:.1f} CPU-s ({server / cores:.1f} s of all {cores} cores); the real pages' browser side "
         f"{sum(crowd[k] for k in BROWSER_SIDE):.1f} CPU-s, which a class spreads over its own machines; the "
-        f"{stand_ins} stand-ins {crowd[STAND_INS]:.1f} CPU-s."
+        f"{counted(stand_ins, 'stand-in')} {crowd[STAND_INS]:.1f} CPU-s."
     )
 
 
