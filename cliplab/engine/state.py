@@ -286,7 +286,12 @@ class State(ABC):
 
         Returns the parsed action. `player` may be left out when exactly one seat is to move.
         """
-        player, parsed = self._check(action, player)
+        # An action that legal_actions handed this seat in this very position passes every check of _check:
+        # the usual case, a player acting on the list it was given, asks only that.
+        if isinstance(action, Action) and type(player) is int and not self.is_view and self._is_listed(player, action):
+            parsed = action
+        else:
+            player, parsed = self._check(action, player)
         length = len(self.log)
         try:
             self._step(player, parsed)
@@ -305,10 +310,6 @@ class State(ABC):
     def _check(self, action: Any, player: Any) -> tuple[int, Action]:
         if self.is_view:
             raise IllegalAction("views", action, f"this is {self._whose()} view; act on the game itself")
-        # An action that legal_actions handed this seat in this very position passes every check below: the
-        # usual case, a player acting on the list it was given, asks only that.
-        if type(player) is int and self._is_listed(player, action):
-            return player, action
         if isinstance(action, str):
             action = self.CODEC.parse(action)
         elif not isinstance(action, Action):
@@ -330,7 +331,7 @@ class State(ABC):
                 raise IllegalAction("seats", action, f"there is no player {player} in a {self.players}-player game")
             waiting = " and ".join(f"player {seat}" for seat in movers)
             raise IllegalAction("turn order", action, f"it is not your turn; waiting for {waiting}", player)
-        if self._is_listed(player, action):  # a seat left out, the one to move found above
+        if self._is_listed(player, action):  # a listed action of a seat left out, or of a replayed log
             return player, action
         self.CODEC.check(action)
         action = self._normalize(player, action)
