@@ -18,8 +18,6 @@ from abc import ABC, abstractmethod
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, fields, replace
 from functools import lru_cache
-from itertools import repeat
-from operator import is_
 from typing import Any, ClassVar
 
 from .actions import Action, ActionCodec, Hidden, HiddenChance, ListedActions
@@ -267,14 +265,20 @@ class State(ABC):
 
     def _is_listed(self, player: int, action: Action) -> bool:
         """Whether `action` is one of the objects listed as `player`'s legal actions in this position: found
-        in a list by identity at C speed, or asked of the game's own `ListedActions`. An action taken from
-        legal_actions usually is one: it is then legal and in its canonical form, with no dataclass __eq__
-        call and no game rule to ask."""
+        in a list by identity, or asked of the game's own `ListedActions` (unless it is the one that object
+        last handed out by index). An action taken from legal_actions usually is one: it is then legal and in
+        its canonical form, with no dataclass __eq__ call and no game rule to ask."""
         memo = self._legal_memo
         if memo is None or memo[0] != player:
             return False
         listed = memo[1]
-        return any(map(is_, listed, repeat(action))) if isinstance(listed, list) else listed.holds(action)
+        if isinstance(listed, list):
+            # Most lists are a few actions long: a plain loop costs less than any() over a generator or a map.
+            for listed_action in listed:  # noqa: SIM110
+                if listed_action is action:
+                    return True
+            return False
+        return getattr(listed, "handed", None) is action or listed.holds(action)
 
     def parse(self, text: str) -> Action:
         return self.CODEC.parse(text)

@@ -720,6 +720,32 @@ def test_a_piece_may_join_wherever_an_edge_touches_the_kingdom_and_no_cell_overl
     assert checked > 10
 
 
+def test_only_the_very_join_or_cut_handed_out_by_index_passes_without_the_rules() -> None:
+    # The engine takes the action a kept legal list last handed out by index as listed, asking no rule: an
+    # equal action spelled with a float must still be refused, and the one handed out is carried out.
+    tried = 0
+    for game, seat in seeded_decisions(3, 2):
+        if game.phase not in ("join", "cut") or not game.kingdoms[seat]:
+            continue
+        offered = game.legal_actions(seat)
+        assert isinstance(offered, ListedActions)
+        picked = offered[len(offered) // 2]
+        assert offered.handed is picked
+        if isinstance(picked, Join):
+            twin: Join | Cut = Join(float(picked.row), picked.col, picked.turns)  # type: ignore[arg-type]
+        else:
+            assert isinstance(picked, Cut)
+            twin = Cut(float(picked.card), picked.top, picked.middle, picked.bottom)  # type: ignore[arg-type]
+        assert twin == picked
+        trial = game.clone()
+        with pytest.raises(IllegalAction):
+            trial.apply(twin, seat)
+        assert trial == game
+        assert trial.apply(picked, seat) is picked
+        tried += 1
+    assert tried > 20
+
+
 def test_a_token_action_is_accepted_exactly_when_it_is_listed() -> None:
     # The checked path looks a token action up instead of listing them all: both must agree, for the
     # actions listed and for towers, walls and bridges at every cell that are not (spot taken, kind not held,

@@ -20,7 +20,7 @@ import random
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, cached_property, lru_cache
-from itertools import compress
+from itertools import chain, compress
 from typing import Any, ClassVar, cast
 
 from cliplab.engine import (
@@ -191,7 +191,7 @@ class NextCard(ChanceNode):
     def draw(self, rng: random.Random) -> Action:
         order, position = _deck_order()
         k = rng.randrange(len(order) - len(self.dealt))
-        for gone in sorted(position[number] for number in self.dealt):
+        for gone in sorted(map(position.__getitem__, self.dealt)):
             if gone > k:
                 break
             k += 1
@@ -906,8 +906,8 @@ class _TokenSpots:
         """The placements of the kinds still `held`, less the spots taken already (`placed` by kind)."""
         wanted = tuple(held[kind] > 0 for kind in TOKEN_KINDS)
         flags = self._of_kinds.get(wanted)
-        if flags is None:
-            flags = self._of_kinds[wanted] = bytearray(wanted[kind] for kind in self.kinds)
+        if flags is None:  # each spot's kind turned into whether it is wanted, by a table at C speed
+            flags = self._of_kinds[wanted] = bytearray(self.kinds.translate(bytes(wanted).ljust(256, b"\0")))
         taken = [self.index[kind, spot] for kind, spots in placed.items() if held[kind] for spot in spots]
         if not taken:
             return list(compress(self.actions, flags))
@@ -1051,7 +1051,7 @@ class Cutterland(State):
         if self.phase != "deal":
             return None
         # The next card off the shuffled deck, any card not dealt yet, equally likely, to the next seat.
-        dealt = frozenset(c for hand in self.hands for c in hand)
+        dealt = frozenset(chain.from_iterable(self.hands))
         return NextCard(dealt, len(dealt) % self.players)
 
     # ----- legality -------------------------------------------------------------------------------
@@ -1137,7 +1137,7 @@ class Cutterland(State):
     def _apply(self, player: int, action: Action) -> None:
         if isinstance(action, Deal):
             self.hands[action.seat].append(action.card)
-            if sum(len(hand) for hand in self.hands) == self.cards_each * self.players:
+            if sum(map(len, self.hands)) == self.cards_each * self.players:
                 self.phase = "cut"
         elif isinstance(action, Cut):
             self._cut(player, action)
