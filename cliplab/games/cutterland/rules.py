@@ -892,11 +892,12 @@ def predicted_hunt(kingdom: Kingdom) -> tuple[frozenset[Cell], list[tuple[Cell, 
 @dataclass(frozen=True)
 class _TokenSpots:
     """Where a kingdom can take a token: `actions` in the order legal lists give them, the kind (an index
-    into TOKEN_KINDS) of each, and the index of each by (kind, the cell or pair of cells it takes)."""
+    into TOKEN_KINDS) of each, and the index of each by the spot it takes, which says its kind itself: a
+    tower's is a cell, a wall's two cells side by side, a bridge's two cells two apart."""
 
     actions: tuple[Action, ...]
     kinds: bytes
-    index: dict[tuple[str, Any], int]
+    index: dict[Cell | Pair, int]
 
     @cached_property
     def _of_kinds(self) -> dict[tuple[bool, ...], bytearray]:
@@ -908,7 +909,7 @@ class _TokenSpots:
         flags = self._of_kinds.get(wanted)
         if flags is None:  # each spot's kind turned into whether it is wanted, by a table at C speed
             flags = self._of_kinds[wanted] = bytearray(self.kinds.translate(bytes(wanted).ljust(256, b"\0")))
-        taken = [self.index[kind, spot] for kind, spots in placed.items() if held[kind] for spot in spots]
+        taken = [self.index[spot] for kind, spots in placed.items() if held[kind] for spot in spots]
         if not taken:
             return list(compress(self.actions, flags))
         flags = flags.copy()
@@ -918,8 +919,8 @@ class _TokenSpots:
 
 
 @cache
-def _spots_beside(cell: Cell) -> tuple[tuple[Cell, Cell, tuple[str, Pair], Wall, tuple[str, Pair], Bridge], ...]:
-    """For each of east and south: the next cell, the one beyond, and the keys and actions of a wall to the
+def _spots_beside(cell: Cell) -> tuple[tuple[Cell, Cell, Pair, Wall, Pair, Bridge], ...]:
+    """For each of east and south: the next cell, the one beyond, and the spots and actions of a wall to the
     next and a bridge to the one beyond, made once per cell as _sides_of is."""
     r, c = cell
     beside = []
@@ -927,7 +928,7 @@ def _spots_beside(cell: Cell) -> tuple[tuple[Cell, Cell, tuple[str, Pair], Wall,
         near = _sides_of(cell)[heading]
         far = _sides_of(near)[heading]
         wall, bridge = wall_action(side, r, c), bridge_action(side, r, c)
-        beside.append((near, far, ("wall", (cell, near)), wall, ("bridge", (cell, far)), bridge))
+        beside.append((near, far, (cell, near), wall, (cell, far), bridge))
     return tuple(beside)
 
 
@@ -935,8 +936,8 @@ def _token_spots(codes: Mapping[Cell, str]) -> _TokenSpots:
     """Where a kingdom with these cells can take a token. A kingdom does not change while its tokens are
     placed, so this is worked out once per kingdom, when its seat begins to place."""
     in_order = sorted(codes)
-    keys: list[tuple[str, Any]] = [("tower", cell) for cell in in_order if codes[cell][1] in MONSTERS]
-    actions: list[Action] = [tower_action(*cell) for _, cell in keys]
+    keys: list[Cell | Pair] = [cell for cell in in_order if codes[cell][1] in MONSTERS]
+    actions: list[Action] = [tower_action(*cell) for cell in keys]
     kinds = bytearray(len(keys))  # towers are kind 0
     beside = [(codes[cell][0], _spots_beside(cell)) for cell in in_order]
     for side in (0, 1):
@@ -1098,11 +1099,7 @@ class Cutterland(State):
             kind, spot = ("wall" if reach == 1 else "bridge"), (cell, (cell[0] + reach * dr, cell[1] + reach * dc))
         else:
             return False
-        return (
-            self.tokens[seat][kind] > 0
-            and (kind, spot) in self._spots(seat).index
-            and spot not in self._placed(seat)[kind]
-        )
+        return self.tokens[seat][kind] > 0 and spot in self._spots(seat).index and spot not in self._placed(seat)[kind]
 
     def _spots(self, seat: int) -> _TokenSpots:
         if seat == self.placing and self.phase == "tokens" and self.placing_spots is not None:
