@@ -61,9 +61,11 @@ class ListedActions(Sequence[Action]):
     list it stands for: in the same order, equal to that list, printed as it, a slice of it is a list.
 
     A subclass gives `__len__`, `_at` (an index from 0 below the length) and `__iter__`, and may answer
-    `holds` faster than by walking through its actions."""
+    `holds` faster than by walking through its actions. `handed` is the action it last handed out by index
+    (unset before the first): a random player's pick, which the engine knows is listed without asking
+    `holds`."""
 
-    __slots__ = ()
+    __slots__ = ("handed",)
 
     @abstractmethod
     def _at(self, index: int) -> Action: ...
@@ -77,7 +79,8 @@ class ListedActions(Sequence[Action]):
     def __getitem__(self, index: int | slice) -> Action | list[Action]:
         if isinstance(index, slice):
             return list(self)[index]
-        return self._at(range(len(self))[index])  # negative indexes counted from the end; IndexError past it
+        action = self.handed = self._at(range(len(self))[index])  # negative indexes from the end; IndexError past it
+        return action
 
     def holds(self, action: Action) -> bool:
         """Whether `action` is one of these very objects (the engine's test of a chosen action)."""

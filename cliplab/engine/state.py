@@ -18,8 +18,6 @@ from abc import ABC, abstractmethod
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, fields, replace
 from functools import lru_cache
-from itertools import repeat
-from operator import is_
 from typing import Any, ClassVar
 
 from .actions import Action, ActionCodec, Hidden, HiddenChance, ListedActions
@@ -267,14 +265,20 @@ class State(ABC):
 
     def _is_listed(self, player: int, action: Action) -> bool:
         """Whether `action` is one of the objects listed as `player`'s legal actions in this position: found
-        in a list by identity at C speed, or asked of the game's own `ListedActions`. An action taken from
-        legal_actions usually is one: it is then legal and in its canonical form, with no dataclass __eq__
-        call and no game rule to ask."""
+        in a list by identity, or asked of the game's own `ListedActions` (unless it is the one that object
+        last handed out by index). An action taken from legal_actions usually is one: it is then legal and in
+        its canonical form, with no dataclass __eq__ call and no game rule to ask."""
         memo = self._legal_memo
         if memo is None or memo[0] != player:
             return False
         listed = memo[1]
-        return any(map(is_, listed, repeat(action))) if isinstance(listed, list) else listed.holds(action)
+        if isinstance(listed, list):
+            # Most lists are a few actions long: a plain loop costs less than any() over a generator or a map.
+            for listed_action in listed:  # noqa: SIM110
+                if listed_action is action:
+                    return True
+            return False
+        return getattr(listed, "handed", None) is action or listed.holds(action)
 
     def parse(self, text: str) -> Action:
         return self.CODEC.parse(text)
@@ -286,7 +290,12 @@ class State(ABC):
 
         Returns the parsed action. `player` may be left out when exactly one seat is to move.
         """
-        player, parsed = self._check(action, player)
+        # An action that legal_actions handed this seat in this very position passes every check of _check:
+        # the usual case, a player acting on the list it was given, asks only that.
+        if isinstance(action, Action) and type(player) is int and not self.is_view and self._is_listed(player, action):
+            parsed = action
+        else:
+            player, parsed = self._check(action, player)
         length = len(self.log)
         try:
             self._step(player, parsed)
@@ -305,10 +314,6 @@ class State(ABC):
     def _check(self, action: Any, player: Any) -> tuple[int, Action]:
         if self.is_view:
             raise IllegalAction("views", action, f"this is {self._whose()} view; act on the game itself")
-        # An action that legal_actions handed this seat in this very position passes every check below: the
-        # usual case, a player acting on the list it was given, asks only that.
-        if type(player) is int and self._is_listed(player, action):
-            return player, action
         if isinstance(action, str):
             action = self.CODEC.parse(action)
         elif not isinstance(action, Action):
@@ -330,7 +335,7 @@ class State(ABC):
                 raise IllegalAction("seats", action, f"there is no player {player} in a {self.players}-player game")
             waiting = " and ".join(f"player {seat}" for seat in movers)
             raise IllegalAction("turn order", action, f"it is not your turn; waiting for {waiting}", player)
-        if self._is_listed(player, action):  # a seat left out, the one to move found above
+        if self._is_listed(player, action):  # a listed action of a seat left out, or of a replayed log
             return player, action
         self.CODEC.check(action)
         action = self._normalize(player, action)

@@ -352,6 +352,44 @@ def test_a_region_is_every_cell_its_terrain_reaches_however_it_winds() -> None:
     assert walled.regions() == [[(0, 0), (1, 0), (1, 1)], [(0, 1)], [(0, 2), (1, 2)]]
 
 
+def regions_by_flood_fill(kingdom: Kingdom) -> list[list[Cell]]:
+    """The regions as parts of each terrain's cells (walls cut, bridges link), in reading order."""
+    found = []
+    for terrain in "MSW":
+        cells = [cell for cell, code in kingdom.cells.items() if code[0] == terrain]
+        found += parts(cells, kingdom.walls, kingdom.bridges)
+    return sorted(sorted(part) for part in found)
+
+
+def test_regions_are_found_as_a_flood_fill_finds_them_wherever_the_cells_lie() -> None:
+    # Regions are found with each cell numbered by its row and column in rows as wide as the kingdom: cells
+    # at a row's last column and the next row's first, at negative columns, or far apart are no neighbours;
+    # a wall or a bridge at cells beyond the kingdom's columns touches none of its cells.
+    apart = Kingdom(
+        {(0, 9): "M.", (1, -3): "M.", (1, -2): "M.", (-4, 40): "M.", (-3, 40): "MC", (0, -3): "S."},
+        walls=frozenset({((0, 42), (0, 43))}),
+        bridges=frozenset({((0, 9), (0, 43))}),
+    )
+    assert (
+        apart.regions()
+        == regions_by_flood_fill(apart)
+        == [[(-4, 40), (-3, 40)], [(0, -3)], [(0, 9)], [(1, -3), (1, -2)]]
+    )
+    # Walls and bridges of finished kingdoms of seeded games.
+    checked = 0
+    for seed in range(6):
+        game = position(3, seed)
+        rng = random.Random(seed)
+        while not game.is_over():
+            seat = game.to_move()[0]
+            game.apply(rng.choice(game.legal_actions(seat)), seat)
+        for seat in range(3):
+            kingdom = game.kingdom(seat)
+            assert kingdom.regions() == regions_by_flood_fill(kingdom)
+            checked += bool(kingdom.walls or kingdom.bridges)
+    assert checked > 5
+
+
 def test_the_kingdom_kept_as_bits_while_joining_is_the_kingdom_laid_out_afresh() -> None:
     # The rules keep each kingdom as a bitmask in a frame that grows with it (for listing joins); after every
     # join it must be exactly what the kingdom's cells give when framed anew, or joins would be missed.
@@ -403,6 +441,9 @@ def test_a_diagonal_is_blocked_only_when_both_routes_cross_a_wall() -> None:
     # Both walls next to the frog: again both routes are crossed.
     far_steps = kingdom_of("WK W.", "W. WF", walls=frozenset({((0, 1), (1, 1)), ((1, 0), (1, 1))}))
     assert far_steps.kraken_catch() == frozenset()
+    # Both walls next to the kraken, none next to the frog: still both routes are crossed.
+    near_steps = kingdom_of("WK W.", "W. WF", walls=frozenset({((0, 0), (0, 1)), ((0, 0), (1, 0))}))
+    assert near_steps.kraken_catch() == frozenset()
 
 
 def test_a_diagonal_route_through_a_position_with_no_cell_is_open() -> None:
@@ -677,6 +718,32 @@ def test_a_piece_may_join_wherever_an_edge_touches_the_kingdom_and_no_cell_overl
             assert stranger not in offered and not offered.holds(stranger)
         checked += 1
     assert checked > 10
+
+
+def test_only_the_very_join_or_cut_handed_out_by_index_passes_without_the_rules() -> None:
+    # The engine takes the action a kept legal list last handed out by index as listed, asking no rule: an
+    # equal action spelled with a float must still be refused, and the one handed out is carried out.
+    tried = 0
+    for game, seat in seeded_decisions(3, 2):
+        if game.phase not in ("join", "cut") or not game.kingdoms[seat]:
+            continue
+        offered = game.legal_actions(seat)
+        assert isinstance(offered, ListedActions)
+        picked = offered[len(offered) // 2]
+        assert offered.handed is picked
+        if isinstance(picked, Join):
+            twin: Join | Cut = Join(float(picked.row), picked.col, picked.turns)  # type: ignore[arg-type]
+        else:
+            assert isinstance(picked, Cut)
+            twin = Cut(float(picked.card), picked.top, picked.middle, picked.bottom)  # type: ignore[arg-type]
+        assert twin == picked
+        trial = game.clone()
+        with pytest.raises(IllegalAction):
+            trial.apply(twin, seat)
+        assert trial == game
+        assert trial.apply(picked, seat) is picked
+        tried += 1
+    assert tried > 20
 
 
 def test_a_token_action_is_accepted_exactly_when_it_is_listed() -> None:

@@ -20,7 +20,7 @@ import random
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, cached_property, lru_cache
-from itertools import compress
+from itertools import chain, compress
 from typing import Any, ClassVar, cast
 
 from cliplab.engine import (
@@ -191,7 +191,7 @@ class NextCard(ChanceNode):
     def draw(self, rng: random.Random) -> Action:
         order, position = _deck_order()
         k = rng.randrange(len(order) - len(self.dealt))
-        for gone in sorted(position[number] for number in self.dealt):
+        for gone in sorted(map(position.__getitem__, self.dealt)):
             if gone > k:
                 break
             k += 1
@@ -432,12 +432,14 @@ def _frame(top: int, left: int, width: int) -> tuple[_JoinsOfBits, ...]:
 @dataclass(frozen=True, eq=False)
 class _Form:
     """A piece's shape (its card cells in reading order) with what joining it asks for, worked out once per
-    shape: the cells turned each way (in the order of `cells`), and where they land in reading order (each
-    turned cell with its index in `cells`)."""
+    shape: the cells turned each way (in the order of `cells`), where they land in reading order (each
+    turned cell with its index in `cells`), and for each turn the first turn that covers the same cells (a
+    square or a single cell looks the same every way, a bar two ways)."""
 
     cells: tuple[Cell, ...]
     turnings: tuple[tuple[Cell, ...], ...]
     landing: tuple[tuple[tuple[int, int, int], ...], ...]
+    first_alike: tuple[int, ...]
     _offsets: dict[int, tuple[tuple[int, ...], ...]]
 
     def offsets(self, width: int) -> tuple[tuple[int, ...], ...]:
@@ -452,7 +454,8 @@ class _Form:
 def _form_of(cells: tuple[Cell, ...]) -> _Form:
     turnings = tuple(_turned_shape(cells, turns) for turns in range(4))
     landing = tuple(tuple(sorted((r, c, i) for i, (r, c) in enumerate(moved))) for moved in turnings)
-    return _Form(cells, turnings, landing, {})
+    covers = [frozenset(moved) for moved in turnings]
+    return _Form(cells, turnings, landing, tuple(covers.index(cover) for cover in covers), {})
 
 
 _BIT_FLAGS = bytes.maketrans(b"01", b"\0\1")  # binary digits to the bytes 0 and 1, false and true
@@ -543,8 +546,12 @@ class _Joins(ListedActions):
     def __init__(self, land: Land, form: _Form) -> None:
         top, left, width, mask, _, _, _ = land
         frontier = (mask << 1 | mask >> 1 | mask << width | mask >> width) & ~mask
-        anchors = []
-        for offsets in form.offsets(width):
+        anchors: list[int] = []
+        for turns, offsets in enumerate(form.offsets(width)):
+            alike = form.first_alike[turns]
+            if alike < turns:  # the same cells as an earlier turn: the same anchors
+                anchors.append(anchors[alike])
+                continue
             # Anchors putting some piece cell on the frontier, less those putting one on the kingdom.
             touching = overlapping = 0
             for offset in offsets:
@@ -564,15 +571,11 @@ class _Joins(ListedActions):
         while index >= self.counts[turns]:
             index -= self.counts[turns]
             turns += 1
-        # The lowest bit with index + 1 set bits at or below it: below `high` there are more than index.
-        bits, low, high = self.anchors[turns], 0, self.anchors[turns].bit_length()
-        while high - low > 1:
-            middle = (low + high) // 2
-            if (bits & ((1 << middle) - 1)).bit_count() > index:
-                high = middle
-            else:
-                low = middle
-        return join_action(self.top + low // self.width, self.left + low % self.width, turns)
+        # The turn's (index + 1)-th lowest set bit: its binary digits, highest first, split off before that
+        # many ones from the right leave as many digits as there are bits above it (and "0b").
+        digits = bin(self.anchors[turns])
+        bit = len(digits) - 1 - len(digits.rsplit("1", index + 1)[0])
+        return join_action(self.top + bit // self.width, self.left + bit % self.width, turns)
 
     def __iter__(self) -> Iterator[Action]:
         found: list[Join] = []
@@ -650,16 +653,24 @@ class Kingdom:
                 found.append((len(region), monsters))
         return tuple(found)
 
+    @cached_property
+    def _walled_cells(self) -> frozenset[Cell]:
+        """The cells beside a wall."""
+        return frozenset(cell for wall in self.walls for cell in wall)
+
     def kraken_reach(self, kraken: Cell) -> list[Cell]:
         """Kingdom cells a kraken reaches: its 8 neighbours unless walled off, and cells bridged to it."""
         r, c = kraken
         cells, walls = self.cells, self.walls
+        # A wall can keep the kraken from a cell only if it stands beside one of the two.
+        walled = self._walled_cells if walls else frozenset()
+        kraken_walled = kraken in walled
         reach = []
         for dr, dc in AROUND:
             target = (r + dr, c + dc)
             if target not in cells:
                 continue
-            if walls:
+            if kraken_walled or target in walled:
                 if dr == 0 or dc == 0:
                     open_way = pair(kraken, target) not in walls
                 else:
@@ -713,9 +724,27 @@ def _regions_of(
     # one (same terrain, no wall between), or starts a region. Two regions that meet at a cell, or at a
     # bridge, are merged into the older one. Gathering the cells in reading order then gives each region in
     # order and the regions in the order of their first cells, with no sorting.
-    terrain_of = {cell: code[0] for cell, code in codes}
-    in_order = sorted(terrain_of)
-    group: dict[Cell, int] = {}
+    if not codes:
+        return ()
+    # Each cell as one number, its place in rows `width` wide from the first column, with a free column
+    # after the last: the numbers sort in reading order, and the cells above and to the left are one
+    # subtraction away, where pairs of numbers would be made and hashed for every look.
+    columns = [c for (_, c), _ in codes]
+    first_col = min(columns)
+    width = max(columns) - first_col + 2
+    cell_at: dict[int, Cell] = {}
+    terrain_at: dict[int, str] = {}
+    for cell, code in codes:
+        spot = cell[0] * width + cell[1] - first_col
+        cell_at[spot], terrain_at[spot] = cell, code[0]
+
+    def spot_of(cell: Cell) -> int | None:
+        spot = cell[0] * width + cell[1] - first_col
+        return spot if cell_at.get(spot) == cell else None
+
+    walled = {(spot_of(a), spot_of(b)) for a, b in walls}
+    in_order = sorted(terrain_at)
+    group: dict[int, int] = {}
     merged_into: list[int] = []  # a region's number -> the older region it joined (itself if none)
 
     def root(number: int) -> int:
@@ -730,27 +759,28 @@ def _regions_of(
             merged_into[b] = a
         return a
 
-    for cell in in_order:
-        terrain = terrain_of[cell]
-        above, _, _, left = _sides_of(cell)
+    for spot in in_order:
+        terrain = terrain_at[spot]
+        above, left = spot - width, spot - 1
         number = -1
-        if terrain_of.get(above) == terrain and not (walls and (above, cell) in walls):
+        if terrain_at.get(above) == terrain and not (walled and (above, spot) in walled):
             number = group[above]
-        if terrain_of.get(left) == terrain and not (walls and (left, cell) in walls):
+        if terrain_at.get(left) == terrain and not (walled and (left, spot) in walled):
             number = group[left] if number < 0 else meet(number, group[left])
         if number < 0:
             number = len(merged_into)
             merged_into.append(number)
-        group[cell] = number
+        group[spot] = number
     for a, b in bridges:
-        if a in group and b in group and terrain_of[a] == terrain_of[b]:
-            meet(group[a], group[b])
+        ends = spot_of(a), spot_of(b)
+        if ends[0] is not None and ends[1] is not None and terrain_at[ends[0]] == terrain_at[ends[1]]:
+            meet(group[ends[0]], group[ends[1]])
     regions: dict[int, list[Cell]] = {}
-    for cell in in_order:
-        number = group[cell]
+    for spot in in_order:
+        number = group[spot]
         if merged_into[number] != number:
             number = root(number)
-        regions.setdefault(number, []).append(cell)
+        regions.setdefault(number, []).append(cell_at[spot])
     return tuple(tuple(region) for region in regions.values())
 
 
@@ -862,11 +892,12 @@ def predicted_hunt(kingdom: Kingdom) -> tuple[frozenset[Cell], list[tuple[Cell, 
 @dataclass(frozen=True)
 class _TokenSpots:
     """Where a kingdom can take a token: `actions` in the order legal lists give them, the kind (an index
-    into TOKEN_KINDS) of each, and the index of each by (kind, the cell or pair of cells it takes)."""
+    into TOKEN_KINDS) of each, and the index of each by the spot it takes, which says its kind itself: a
+    tower's is a cell, a wall's two cells side by side, a bridge's two cells two apart."""
 
     actions: tuple[Action, ...]
     kinds: bytes
-    index: dict[tuple[str, Any], int]
+    index: dict[Cell | Pair, int]
 
     @cached_property
     def _of_kinds(self) -> dict[tuple[bool, ...], bytearray]:
@@ -876,9 +907,9 @@ class _TokenSpots:
         """The placements of the kinds still `held`, less the spots taken already (`placed` by kind)."""
         wanted = tuple(held[kind] > 0 for kind in TOKEN_KINDS)
         flags = self._of_kinds.get(wanted)
-        if flags is None:
-            flags = self._of_kinds[wanted] = bytearray(wanted[kind] for kind in self.kinds)
-        taken = [self.index[kind, spot] for kind, spots in placed.items() if held[kind] for spot in spots]
+        if flags is None:  # each spot's kind turned into whether it is wanted, by a table at C speed
+            flags = self._of_kinds[wanted] = bytearray(self.kinds.translate(bytes(wanted).ljust(256, b"\0")))
+        taken = [self.index[spot] for kind, spots in placed.items() if held[kind] for spot in spots]
         if not taken:
             return list(compress(self.actions, flags))
         flags = flags.copy()
@@ -888,8 +919,8 @@ class _TokenSpots:
 
 
 @cache
-def _spots_beside(cell: Cell) -> tuple[tuple[Cell, Cell, tuple[str, Pair], Wall, tuple[str, Pair], Bridge], ...]:
-    """For each of east and south: the next cell, the one beyond, and the keys and actions of a wall to the
+def _spots_beside(cell: Cell) -> tuple[tuple[Cell, Cell, Pair, Wall, Pair, Bridge], ...]:
+    """For each of east and south: the next cell, the one beyond, and the spots and actions of a wall to the
     next and a bridge to the one beyond, made once per cell as _sides_of is."""
     r, c = cell
     beside = []
@@ -897,7 +928,7 @@ def _spots_beside(cell: Cell) -> tuple[tuple[Cell, Cell, tuple[str, Pair], Wall,
         near = _sides_of(cell)[heading]
         far = _sides_of(near)[heading]
         wall, bridge = wall_action(side, r, c), bridge_action(side, r, c)
-        beside.append((near, far, ("wall", (cell, near)), wall, ("bridge", (cell, far)), bridge))
+        beside.append((near, far, (cell, near), wall, (cell, far), bridge))
     return tuple(beside)
 
 
@@ -905,8 +936,8 @@ def _token_spots(codes: Mapping[Cell, str]) -> _TokenSpots:
     """Where a kingdom with these cells can take a token. A kingdom does not change while its tokens are
     placed, so this is worked out once per kingdom, when its seat begins to place."""
     in_order = sorted(codes)
-    keys: list[tuple[str, Any]] = [("tower", cell) for cell in in_order if codes[cell][1] in MONSTERS]
-    actions: list[Action] = [tower_action(*cell) for _, cell in keys]
+    keys: list[Cell | Pair] = [cell for cell in in_order if codes[cell][1] in MONSTERS]
+    actions: list[Action] = [tower_action(*cell) for cell in keys]
     kinds = bytearray(len(keys))  # towers are kind 0
     beside = [(codes[cell][0], _spots_beside(cell)) for cell in in_order]
     for side in (0, 1):
@@ -1021,7 +1052,7 @@ class Cutterland(State):
         if self.phase != "deal":
             return None
         # The next card off the shuffled deck, any card not dealt yet, equally likely, to the next seat.
-        dealt = frozenset(c for hand in self.hands for c in hand)
+        dealt = frozenset(chain.from_iterable(self.hands))
         return NextCard(dealt, len(dealt) % self.players)
 
     # ----- legality -------------------------------------------------------------------------------
@@ -1068,11 +1099,7 @@ class Cutterland(State):
             kind, spot = ("wall" if reach == 1 else "bridge"), (cell, (cell[0] + reach * dr, cell[1] + reach * dc))
         else:
             return False
-        return (
-            self.tokens[seat][kind] > 0
-            and (kind, spot) in self._spots(seat).index
-            and spot not in self._placed(seat)[kind]
-        )
+        return self.tokens[seat][kind] > 0 and spot in self._spots(seat).index and spot not in self._placed(seat)[kind]
 
     def _spots(self, seat: int) -> _TokenSpots:
         if seat == self.placing and self.phase == "tokens" and self.placing_spots is not None:
@@ -1107,7 +1134,7 @@ class Cutterland(State):
     def _apply(self, player: int, action: Action) -> None:
         if isinstance(action, Deal):
             self.hands[action.seat].append(action.card)
-            if sum(len(hand) for hand in self.hands) == self.cards_each * self.players:
+            if sum(map(len, self.hands)) == self.cards_each * self.players:
                 self.phase = "cut"
         elif isinstance(action, Cut):
             self._cut(player, action)
