@@ -328,6 +328,8 @@ class State(ABC):
             if len(movers) != 1:
                 raise IllegalAction("turn order", action, f"players {list(movers)} decide now: say who acts")
             player = movers[0]
+            if self._is_listed(player, action):  # apply asked this only for a seat given
+                return player, action
         if type(player) is not int:
             raise IllegalAction("seats", action, f"a player is a seat number, not {player!r}")
         if player not in movers:  # a seat to move is a seat of the game: the range is asked about only here
@@ -335,8 +337,6 @@ class State(ABC):
                 raise IllegalAction("seats", action, f"there is no player {player} in a {self.players}-player game")
             waiting = " and ".join(f"player {seat}" for seat in movers)
             raise IllegalAction("turn order", action, f"it is not your turn; waiting for {waiting}", player)
-        if self._is_listed(player, action):  # a listed action of a seat left out, or of a replayed log
-            return player, action
         self.CODEC.check(action)
         action = self._normalize(player, action)
         if not self._is_legal(player, action):

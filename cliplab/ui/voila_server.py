@@ -103,6 +103,10 @@ class DashboardPage(TornadoVoilaHandler):
         self.xsrf_token  # noqa: B018  (reading the token sets the cookie)
 
 
+def _compressible(path: str) -> bool:
+    return os.path.splitext(path)[1] in COMPRESSIBLE
+
+
 class CompressedOnce(web.StaticFileHandler):
     """Voila's scripts and styles gzip-compressed for a browser that accepts it, each file compressed once and
     kept in memory.
@@ -125,7 +129,7 @@ class CompressedOnce(web.StaticFileHandler):
             absolute = self.validate_absolute_path(self.root, found)
             if absolute is None:  # answered already (a folder's address without its slash is redirected)
                 return
-        if absolute is None or os.path.splitext(absolute)[1] not in COMPRESSIBLE:
+        if absolute is None or not _compressible(absolute):
             await super().get(path, include_body)
             return
         self.absolute_path = absolute
@@ -148,7 +152,7 @@ class CompressedOnce(web.StaticFileHandler):
 
     def set_extra_headers(self, path: str) -> None:
         super().set_extra_headers(path)
-        if os.path.splitext(path)[1] in COMPRESSIBLE:
+        if _compressible(path):
             self.set_header("Vary", "Accept-Encoding")  # a cache keeps the compressed and the plain file apart
 
 
