@@ -94,7 +94,7 @@ from typing import Any
 import psutil
 from playwright.async_api import Browser, Page, async_playwright
 from playwright.async_api import TimeoutError as PlaywrightTimeout
-from stand_in import Arrival, Recording  # bench/, this script's folder
+from stand_in import LEAVE_SCRIPT, Arrival, Recording  # bench/, this script's folder
 
 from cliplab.cli import DEFAULT_CULL_AFTER, parse_pool
 
@@ -577,11 +577,15 @@ async def play(
     return visit
 
 
-async def close_all(browser: Browser) -> None:
+async def close_all(browser: Browser, recording: Recording | None = None) -> None:
+    """Every page left as a closed tab is: its beforeunload handler asks for its kernel's end. With a
+    `recording` of one of them, wait until the recording has heard that request."""
     for context in browser.contexts:
         for page in context.pages:
-            # As closing a tab would: the page's own unload handlers run.
-            await page.close(run_before_unload=True)
+            await page.evaluate(LEAVE_SCRIPT)
+        deadline = time.monotonic() + 30
+        while recording is not None and not recording.on_close and time.monotonic() < deadline:
+            await asyncio.sleep(0.1)
         await context.close()
 
 
@@ -705,7 +709,7 @@ async def run(args: argparse.Namespace) -> int:
                 alone_cpu = alone_clock.split(alone)
                 memory.sample()
                 alone_kernels = {v.kernel: memory.kernels.get(v.kernel or "", 0) for v in alone}
-                await close_all(browser)
+                await close_all(browser, recording)
                 # The closed page's kernel ends and the pool refills.
                 await memory.pool_ready(pool, log_path)
                 stand_ins = None

@@ -59,6 +59,9 @@ SENDS = [
     "shell comm_close",
 ]
 CONFIG = re.compile(r'<script id="jupyter-config-data" type="application/json">(.*?)</script>', re.S)
+# What closing a tab runs first: Voila's beforeunload handler, which sends the kernel's shutdown as a beacon.
+# Run in the live page, its beacon is always reported; from a page being closed, Playwright can miss it.
+LEAVE_SCRIPT = "window.dispatchEvent(new Event('beforeunload'))"
 KERNEL_ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 
 

@@ -448,7 +448,7 @@ def test_a_stand_in_asks_what_a_page_asked_gets_the_dashboards_widgets_and_ends_
     # bench/serve_load.py's stand-ins for a class's browsers must ask the server what a real page asks, hold what
     # it needs to draw the dashboard when they count as ready, and give their kernel back as a closed tab does.
     monkeypatch.syspath_prepend(str(REPO_ROOT / "bench"))
-    from stand_in import Recording, StandIn
+    from stand_in import LEAVE_SCRIPT, Recording, StandIn
 
     port = _free_port()
     base = f"http://127.0.0.1:{port}/"
@@ -465,11 +465,12 @@ def test_a_stand_in_asks_what_a_page_asked_gets_the_dashboards_widgets_and_ends_
         page.goto(f"{base}voila/render/click_crack.ipynb", wait_until="commit", timeout=120_000)
         page.locator(".tb-start").wait_for(timeout=120_000)
         recording.ready = True
-        page.close(run_before_unload=True)  # as a person closes the tab: the page asks for its kernel's end
+        page.evaluate(LEAVE_SCRIPT)  # as a person closes the tab: the page asks for its kernel's end
         deadline = time.monotonic() + 30
         while not recording.on_close and time.monotonic() < deadline:
             context.cookies()  # the sync API hands the browser's events over during its calls
             time.sleep(0.2)
+        page.close()
         assert recording.problems() == [], "the stand-ins replay what the page asked for"
         assert len(recording.files) > 50 and any(path.startswith("voila/static/") for path in recording.files)
 
