@@ -975,7 +975,9 @@ class ClipCutParks(State):
     # ----- checking -------------------------------------------------------------------------------------
 
     def complete_cards(self, seat: int) -> list[CardRef]:
-        return [ref for ref in self.face_up[seat] if not self.free_spaces(seat, ref)]
+        # A section lies on its card's spaces only: a card is complete when as many spaces are covered as it has.
+        covered = self.covered[seat]
+        return [ref for ref in self.face_up[seat] if len(covered.get(ref, ())) == len(card_of(ref).cells)]
 
     def _needs_order(self, seat: int) -> bool:
         """The order of several completions matters only if one of them brings a bonus cut."""
