@@ -851,18 +851,20 @@ class ClipCutParks(State):
             growing.append(low)
             seeds ^= low
         whole: list[int] = []
+        whole_cells = 0  # the squares of the parts found whole
         while len(growing) > 1:
             grown_parts = []
             for part in growing:
                 grown = part | part << WIDTH & south | (part & south) >> WIDTH | part << 1 & east | (part & east) >> 1
                 if grown != part:
                     grown_parts.append(grown)
-                elif part not in whole:  # two seeds of one part may both find it whole
+                elif not part & whole_cells:  # two seeds of one part may both find it whole
                     whole.append(part)
-            # Parts that met join; a part inside one found whole is that one.
+                    whole_cells |= part
+            # Parts that met join; a part that reaches into one found whole is that one.
             growing = []
             for part in grown_parts:
-                if any(part & found for found in whole):
+                if part & whole_cells:
                     continue
                 for k, other in enumerate(growing):
                     if part & other:
@@ -871,7 +873,7 @@ class ClipCutParks(State):
                 else:
                     growing.append(part)
         if growing:
-            whole.append(cells & ~sum(whole))
+            whole.append(cells & ~whole_cells)
         whole.sort(key=_lowest_bit)
         return whole
 
