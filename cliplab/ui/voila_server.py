@@ -31,6 +31,12 @@ from voila.tornado.handler import TornadoVoilaHandler
 from voila.voila_kernel_manager import voila_kernel_manager_factory
 
 GALLERY = "voila/render/index.ipynb"
+# Voila's page template asks a CDN for Font Awesome, which Voila's own scripts bring as well. On a network that
+# drops requests to the CDN (a school's firewall, say) a stylesheet in the page's head holds the page blank
+# until the browser gives up on it, a minute or more: the dashboards are sent without those links.
+CDN_STYLESHEET = re.compile(r'<link rel="stylesheet" href="https://cdn\.jsdelivr\.net/[^"]*"[^>]*>\s*')
+# The teaching pages' template: nbconvert's, without the scripts it would fetch from CDNs.
+TEACHING_TEMPLATE = Path(__file__).with_name("templates") / "teaching_page.html.j2"
 GAME_NAME = re.compile(r"[a-z][a-z0-9_]{0,63}")
 # A kernel handed out of a warm pool is replaced this long after (unless Voila's fill_delay is set), and the
 # replacements start this far apart.
@@ -101,6 +107,9 @@ class DashboardPage(TornadoVoilaHandler):
     async def prepare(self, *args: Any, **kwargs: Any) -> None:
         await super().prepare(*args, **kwargs)
         self.xsrf_token  # noqa: B018  (reading the token sets the cookie)
+
+    def write(self, chunk: str | bytes | dict[str, Any]) -> None:
+        super().write(CDN_STYLESHEET.sub("", chunk) if isinstance(chunk, str) else chunk)
 
 
 def _compressible(path: str) -> bool:
@@ -220,7 +229,8 @@ def _render_teaching_page(notebook: Path) -> str:
     # The page's title is the lesson's first heading (nbconvert would say "Notebook").
     headings = (line for cell in book.cells if cell.cell_type == "markdown" for line in cell.source.splitlines())
     title = next((line.lstrip("#").strip() for line in headings if line.startswith("# ")), notebook.stem)
-    body, _resources = HTMLExporter(template_name="lab").from_notebook_node(book, {"metadata": {"name": title}})
+    exporter = HTMLExporter(template_name="lab", template_file=str(TEACHING_TEMPLATE))
+    body, _resources = exporter.from_notebook_node(book, {"metadata": {"name": title}})
     return str(body)
 
 

@@ -327,6 +327,25 @@ def test_a_games_teaching_notebook_is_a_read_only_page(
     page.screenshot(path=str(artifacts_dir / "teach-click_crack-1280x720.png"))
 
 
+def test_the_pages_show_on_a_network_that_never_answers_a_request_for_the_internet(
+    served: RunningServer, page: Page, js_errors
+) -> None:
+    # A school's firewall may drop requests to a CDN without refusing them: a page whose head waits for a
+    # stylesheet or script from one stays blank until the browser gives up. Here such requests are held forever.
+    held: list[str] = []
+    page.route(re.compile(r"^https?://(?!127\.0\.0\.1[:/])"), lambda route: held.append(route.request.url))
+    page.goto(f"{served.url}voila/render/index.ipynb", wait_until="commit", timeout=120_000)
+    js_errors.wait_for(page.locator(".cl-gallery a[data-game='click_crack']"), timeout=60_000)
+    page.goto(f"{served.url}voila/render/click_crack.ipynb", wait_until="commit", timeout=120_000)
+    js_errors.wait_for(page.locator(".tb-start"), timeout=60_000)
+    # Button icons (the Load button's) still have their font: Voila's own copy of Font Awesome.
+    icon_font = "[...document.fonts].some((f) => f.family === 'Font Awesome 5 Free' && f.status === 'loaded')"
+    js_errors.wait_until(lambda: page.evaluate(icon_font), "the icon font is loaded")
+    page.goto(f"{served.url}teach/click_crack", wait_until="commit", timeout=120_000)
+    js_errors.wait_for(page.get_by_role("heading", name="Click & Crack, one rule at a time", level=1), timeout=60_000)
+    assert held == [], "the pages asked the internet for these"
+
+
 def test_a_game_without_a_teaching_notebook_is_a_clear_404(served: RunningServer) -> None:
     for game in ("no_such_game", "..%2Fdashboards%2Findex", "click_crack.ipynb"):
         with pytest.raises(urllib.error.HTTPError) as missing:
