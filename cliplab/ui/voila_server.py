@@ -33,7 +33,7 @@ from voila.voila_kernel_manager import voila_kernel_manager_factory
 GALLERY = "voila/render/index.ipynb"
 # Voila's page template asks a CDN for Font Awesome, which Voila's own scripts bring as well. On a network that
 # drops requests to the CDN (a school's firewall, say) a stylesheet in the page's head holds the page blank
-# until the browser gives up on it, a minute or more: the dashboards are sent without those links.
+# until the browser gives up on it: the dashboards are sent without those links.
 CDN_STYLESHEET = re.compile(r'<link rel="stylesheet" href="https://cdn\.jsdelivr\.net/[^"]*"[^>]*>\s*')
 # The teaching pages' template: nbconvert's, without the scripts it would fetch from CDNs.
 TEACHING_TEMPLATE = Path(__file__).with_name("templates") / "teaching_page.html.j2"
