@@ -97,7 +97,8 @@ def _handing_out_fresh_kernels(*args: Any, **kwargs: Any) -> type:
 
 
 class DashboardPage(TornadoVoilaHandler):
-    """Voila's page of a dashboard, which also sets the `_xsrf` cookie.
+    """Voila's page of a dashboard, sent without its CDN stylesheets (CDN_STYLESHEET), which also sets the
+    `_xsrf` cookie.
 
     When a page closes, Voila's script in it asks the server to shut its kernel down and sends the cookie's
     value as proof that the request comes from the page. Voila never sets that cookie, so the request was
