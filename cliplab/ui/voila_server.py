@@ -13,6 +13,7 @@ import datetime
 import gzip
 import os
 import re
+import shutil
 import time
 from pathlib import Path
 from typing import Any, ClassVar
@@ -252,6 +253,14 @@ class GalleryVoila(Voila):
         self.config.VoilaKernelManager.kernel_pools_config = {"default": every, **chosen}
         settings: dict[str, Any] = super().init_settings()
         return settings
+
+    def stop(self) -> None:
+        # Voila shuts the kernels down on an event loop of its own, where waiting for the kernels still starting
+        # (their futures belong to the server's loop) failed: Voila exited with a traceback, and those kernels,
+        # left without a parent, exited without removing their files. The server's loop runs the shutdown, and
+        # Voila's folder of connection files goes once no kernel can write to it any more.
+        self.ioloop.run_sync(self.kernel_manager.shutdown_all)
+        shutil.rmtree(self.connection_dir, ignore_errors=True)
 
     def init_handlers(self) -> list[Any]:
         gallery = url_path_join(self.server_url, GALLERY)

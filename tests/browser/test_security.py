@@ -516,6 +516,7 @@ ALLOWED = {
     ("cliplab/cli.py", "serve", "webbrowser.open"): "opens the server's own address, only with --open",
     ("cliplab/ui/widget.py", "<module>", "Path"): "the front-end folder, from __file__",
     ("cliplab/ui/voila_server.py", "<module>", "Path"): "the teaching pages' template, from __file__",
+    ("cliplab/ui/voila_server.py", "stop", "shutil.rmtree"): "Voila's own folder of connection files, as it stops",
     ("cliplab/ui/voila_server.py", "initialize", "Path"): "the teaching notebooks' folder that `cliplab serve` "
     "names; a visitor's game name must match [a-z][a-z0-9_]* and be a notebook there before it is read",
     ("cliplab/ui/gallery.py", "show_gallery", "Path"): "the dashboards folder named by the notebook's own code",

@@ -97,6 +97,34 @@ def test_ctrl_c_stops_the_server_and_its_kernels(tmp_path: Path) -> None:
         _stop(process)
 
 
+def test_ctrl_c_while_the_warm_kernels_start_stops_them_all_and_leaves_no_files(tmp_path: Path) -> None:
+    # Stopped while its pool still filled, Voila waited for the starting kernels on a loop of its own, failed with
+    # a traceback, and those kernels, left without a parent, exited without removing their files.
+    for attempt in range(3):  # the kernels must be caught starting, which a stop at their first sight mostly does
+        folder = tmp_path / str(attempt)
+        folder.mkdir()
+        port = _free_port()
+        process = _serve(folder, f"--port={port}")
+        try:
+            deadline = time.monotonic() + 60
+            kernels: list[int] = []
+            while not kernels and time.monotonic() < deadline:
+                voila = _children(process.pid)
+                kernels = [child for child in _children(voila[0]) if _is_kernel(child)] if voila else []
+                time.sleep(0.05)
+            assert kernels, "Voila starts warm kernels for the dashboards"
+            folders = {_connection_file(kernel).parent for kernel in kernels}
+            process.send_signal(signal.SIGINT)
+            assert process.wait(timeout=60) == 0
+            assert not _outliving([*voila, *kernels]), "a process outlived cliplab serve"
+            said = (folder / "serve.log").read_text()
+            assert "Traceback" not in said, said[-3000:]
+            left = [path.name for connections in folders for path in connections.glob("kernel-*")]
+            assert not left, "the kernels' connection files and sockets are removed"
+        finally:
+            _stop(process)
+
+
 def _is_kernel(pid: int) -> bool:
     try:
         return "ipykernel_launcher" in Path(f"/proc/{pid}/cmdline").read_text()
