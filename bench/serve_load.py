@@ -578,8 +578,8 @@ async def play(
 
 
 async def close_all(browser: Browser, recording: Recording | None = None) -> None:
-    """Every page left as a closed tab is: its beforeunload handler asks for its kernel's end. With a
-    `recording` of one of them, wait until the recording has heard that request."""
+    """Leave every page as a person closing its tab would: its beforeunload handler asks for its kernel's end.
+    With a `recording` of one of the pages, wait until the recording has heard that request."""
     for context in browser.contexts:
         for page in context.pages:
             await page.evaluate(LEAVE_SCRIPT)
