@@ -11,10 +11,13 @@ from __future__ import annotations
 import asyncio
 import datetime
 import gzip
+import itertools
+import logging
 import os
 import re
 import shutil
 import time
+import weakref
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -44,6 +47,10 @@ GAME_NAME = re.compile(r"[a-z][a-z0-9_]{0,63}")
 REFILL_AFTER_S = 10.0
 REFILL_SPACING_S = 3.0
 # Files sent gzip-compressed to a browser that accepts it (fonts and pictures are compressed already).
+# Where the notebook runs of warm kernels stopped with the server report: nowhere (HandOutKernelManager).
+STOPPED_RUNS = logging.getLogger("cliplab.serve.stopped_runs")
+STOPPED_RUNS.addHandler(logging.NullHandler())
+STOPPED_RUNS.propagate = False
 COMPRESSIBLE = frozenset({".js", ".mjs", ".css", ".json", ".html", ".svg", ".map", ".txt", ".ttf", ".eot"})
 
 
@@ -81,11 +88,44 @@ def _handing_out_fresh_kernels(*args: Any, **kwargs: Any) -> type:
                 delay = start - now
             super().fill_if_needed(delay, *args, **kwargs)
 
+        def __init__(self, **kwargs: Any) -> None:
+            super().__init__(**kwargs)
+            self.starting: weakref.WeakSet[asyncio.Task[Any]] = weakref.WeakSet()  # pool entries past their wait
+
+        async def _initialize(self, *args: Any, **kwargs: Any) -> dict[str, Any]:
+            task = asyncio.current_task()
+            if task is not None:
+                self.starting.add(task)
+            content: dict[str, Any] = await super()._initialize(*args, **kwargs)
+            return content
+
         async def shutdown_all(self, *args: Any, **kwargs: Any) -> None:
+            entries: list[asyncio.Task[Any]] = list(itertools.chain.from_iterable(self._pools.values()))
+            self._pools.clear()
+            for entry in entries:
+                if not entry.done() and entry not in self.starting:  # a refill still waiting: no kernel yet
+                    entry.cancel()
             # jupyter_client's shutdown_all also names the kernels still starting, which jupyter_server's
             # shutdown refuses ("Kernel does not exist") and so stops before it has ended the others: a
             # Ctrl-C while the pool fills left kernels' files behind. Let those starts finish first.
-            await asyncio.gather(*self._pending_kernels.values(), return_exceptions=True)
+            await asyncio.gather(*entries, *self._pending_kernels.values(), return_exceptions=True)
+            # A warm kernel no visitor has had holds nothing to keep, and a polite shutdown of one still importing
+            # or running its notebook logs tracebacks: the interrupt it is sent first lands in its code, and Voila,
+            # waiting for the cell's reply, says "Kernel died". Its run is stopped without a word, then it is killed.
+            unvisited = [entry.result() for entry in entries if not entry.cancelled() and entry.exception() is None]
+            # A renderer makes its executor as its run begins.
+            executors = [getattr(content["renderer"], "executor", None) for content in unvisited]
+            for content, executor in zip(unvisited, executors, strict=True):
+                content["renderer"].log = STOPPED_RUNS
+                if executor is not None:
+                    executor.log = STOPPED_RUNS
+                content["task"].cancel()
+            await asyncio.gather(*(content["task"] for content in unvisited), return_exceptions=True)
+            for executor in executors:
+                if executor is not None and executor.kc is not None:  # a run stopped before it closed its client
+                    executor.kc.stop_channels()
+            killing = [self.shutdown_kernel(content["kernel_id"], now=True) for content in unvisited]
+            await asyncio.gather(*killing, return_exceptions=True)
             await super().shutdown_all(*args, **kwargs)
 
         async def get_rendered_notebook(self, *args: Any, **kwargs: Any) -> Any:

@@ -99,8 +99,9 @@ def test_ctrl_c_stops_the_server_and_its_kernels(tmp_path: Path) -> None:
 
 def test_ctrl_c_while_the_warm_kernels_start_stops_them_all_and_leaves_no_files(tmp_path: Path) -> None:
     # Stopped while its pool still filled, Voila waited for the starting kernels on a loop of its own, failed with
-    # a traceback, and those kernels, left without a parent, exited without removing their files.
-    for attempt in range(3):  # the kernels must be caught starting, which a stop at their first sight mostly does
+    # a traceback, and those kernels, left without a parent, exited without removing their files. Stopped a
+    # little later, the warm kernels died while running their notebooks, with a traceback for each.
+    for attempt, later_s in enumerate((0.0, 0.0, 1.5, 3.0)):  # at the kernels' first sight, and as they run
         folder = tmp_path / str(attempt)
         folder.mkdir()
         port = _free_port()
@@ -113,6 +114,8 @@ def test_ctrl_c_while_the_warm_kernels_start_stops_them_all_and_leaves_no_files(
                 kernels = [child for child in _children(voila[0]) if _is_kernel(child)] if voila else []
                 time.sleep(0.05)
             assert kernels, "Voila starts warm kernels for the dashboards"
+            time.sleep(later_s)
+            kernels = [child for child in _children(voila[0]) if _is_kernel(child)]
             folders = {_connection_file(kernel).parent for kernel in kernels}
             process.send_signal(signal.SIGINT)
             assert process.wait(timeout=60) == 0
