@@ -128,6 +128,33 @@ def test_ctrl_c_while_the_warm_kernels_start_stops_them_all_and_leaves_no_files(
             _stop(process)
 
 
+def test_ctrl_c_after_pages_took_warm_kernels_starts_none_of_their_replacements(tmp_path: Path) -> None:
+    # Each warm kernel handed to a page is replaced 10 s later, the next 3 s after that, and so on. Voila's stop
+    # waited for every replacement due, started it and shut it down: past cliplab serve's 20 s wait for Voila
+    # after five pages, which then killed Voila and left those kernels running.
+    port = _free_port()
+    process = _serve(tmp_path, f"--port={port}", "--pool=click_crack=3")
+    try:
+        _wait_listening(tmp_path, process, port)
+        (voila,) = _children(process.pid)
+        _kernels_settle(voila)
+        for _ in range(3):
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/voila/render/click_crack.ipynb", timeout=120):
+                pass
+        before = set(_children(voila))
+        process.send_signal(signal.SIGINT)
+        seen: set[int] = set()
+        while process.poll() is None:
+            seen.update(child for child in _children(voila) if _is_kernel(child))
+            time.sleep(0.05)
+        assert process.returncode == 0
+        assert not seen - before, "a replacement kernel was started after Ctrl-C"
+        assert not _outliving([voila, *before]), "a process outlived cliplab serve"
+        assert "Traceback" not in (tmp_path / "serve.log").read_text()
+    finally:
+        _stop(process)
+
+
 def _is_kernel(pid: int) -> bool:
     try:
         return "ipykernel_launcher" in Path(f"/proc/{pid}/cmdline").read_text()
