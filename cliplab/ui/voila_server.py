@@ -116,7 +116,8 @@ def _handing_out_fresh_kernels(*args: Any, **kwargs: Any) -> type:
             # A renderer makes its executor as its run begins.
             executors = [getattr(content["renderer"], "executor", None) for content in unvisited]
             for content, executor in zip(unvisited, executors, strict=True):
-                content["renderer"].log = STOPPED_RUNS
+                renderer = content["renderer"]
+                renderer.log = STOPPED_RUNS
                 if executor is not None:
                     executor.log = STOPPED_RUNS
                 content["task"].cancel()

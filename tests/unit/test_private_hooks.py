@@ -24,6 +24,8 @@ ROOT = Path(__file__).resolve().parents[2]
 NOT_GAMES = {
     "self.clicks": "a picture's click in progress (cliplab.ui)",
     "policy": "tests/browser/test_click_crack_dashboard.py's record of the controls it used",
+    "renderer": "a warm kernel's notebook run in Voila (cliplab.ui.voila_server, quietened as the server stops)",
+    "executor": "that run's notebook client",
 }
 # The one test that judges the engine's memo of legal lists compares it with the rules' own list, which only
 # the private hook gives uncached: file -> the hooks it may call.
