@@ -1,8 +1,8 @@
 // cliplab grid widget: the browser side of cliplab.ui.widget.GridWidget.
 //
-// Python draws the scene as SVG (trait `svg`, sent whole now and then, and `patch`, the nodes changed since;
-// `svg_from` says when a page showing the picture before need only patch; the CSS of every picture is
-// `scene_style`) and describes it in `geometry`; this module shows that markup
+// Python draws the scene as SVG (trait `svg`, sent whole now and then, and `patch`, the nodes the latest
+// redraw changed; the CSS of every picture is `scene_style`) and describes it in `geometry`; this module shows
+// that markup
 // and turns pointer and keyboard input into intents for Python, which decides legality.
 // Nothing here judges a move: clicks, drops and keys become messages, and Python answers with a new
 // picture or a notice. Hover, focus, the mode and a held piece are browser-only state.
@@ -114,6 +114,36 @@ function surface(error) {
   else setTimeout(() => { throw error; });
 }
 
+// For each grid model, the nodes every `patch` since its latest `svg` named, as they are now, in the order of
+// their latest change: a view opened after some redraws (the widget shown a second time) draws `svg` and these,
+// since the model holds only the latest `patch`. Keyed by the widget manager (one a kernel) and the grid's `ids`
+// (one a grid in a kernel): anywidget hands each view its own stand-in for the model.
+const catchUps = new WeakMap();
+
+function catchUpOf(model) {
+  return catchUps.get(model.widget_manager)?.get(model.get("ids"));
+}
+
+function initialize({ model }) {
+  // A new model's `patch` is already every node changed since `svg` (Python sends that to a page opening).
+  const nodes = new Map(Object.entries(model.get("patch") || {}));
+  if (!catchUps.has(model.widget_manager)) catchUps.set(model.widget_manager, new Map());
+  const grids = catchUps.get(model.widget_manager);
+  const ids = model.get("ids");
+  grids.set(ids, nodes);
+  model.on("change:svg", () => nodes.clear());
+  model.on("change:patch", () => {
+    for (const [key, markup] of Object.entries(model.get("patch") || {})) {
+      // The node drawn again holds the ones inside it: they need not be drawn before it.
+      for (const named of nodes.keys()) if (named === key || named.startsWith(`${key} `)) nodes.delete(named);
+      nodes.set(key, markup);
+    }
+  });
+  return () => {
+    if (grids.get(ids) === nodes) grids.delete(ids);
+  };
+}
+
 function render({ model, el }) {
   const events = new AbortController();
   const on = (target, type, handler, options = {}) =>
@@ -177,10 +207,8 @@ function render({ model, el }) {
 
   // ------------------------------------------------------------------ state
   let svg = null; // the current <svg>
-  let drawnSvg = null; // the model's "svg" markup on screen (drawn whole, or grown by patching; see drawSvg)
+  let drawnSvg = null; // the model's "svg" markup drawn last (patched since; see drawSvg)
   let drawnPatch = null; // the model's "patch" last drawn
-  let drawnNodes = new Map(); // that patch as drawn: path "i j k" -> markup
-  let drawnRevision = null; // the model's "revision" whose picture is on screen
   let rootOverlay = null; // <g> on top of the whole scene (ghost off the boards, tray focus ring)
   let boards = new Map(); // id -> {id, el, overlay, rows, cols, clickable, pieces, label}
   let order = []; // board ids in document order
@@ -325,20 +353,14 @@ function render({ model, el }) {
     }
   }
 
-  /** Draws the picture the model holds: `svg` whole when it changed, then the nodes `patch` names that are
-   * not drawn yet. A new `svg` that Python made from the picture on screen by `patch` (its `svg_from` is the
-   * revision on screen) is not drawn whole: patching those nodes is enough. Returns false when there was
-   * nothing new to draw. */
+  /** Draws the picture the model holds: `svg` when it changed (or on the first drawing), then the nodes
+   * changed since (see changedNodes). Returns false when there was nothing new to draw. */
   function drawSvg() {
     const started = performance.now();
     const markup = model.get("svg") || "";
     const fresh = markup !== drawnSvg || !host.firstChild;
-    const whole = fresh && !(host.firstChild && model.get("svg_from") === drawnRevision);
     const nodes = changedNodes(fresh);
-    if (!fresh && nodes.length === 0) {
-      drawnRevision = model.get("revision"); // the same picture shown again
-      return false;
-    }
+    if (!fresh && nodes.length === 0) return false; // the same picture shown again
     // Our overlays stay where the patch keeps their board (the focus ring is moved, not redrawn); what
     // else they hold belonged to the old picture and is drawn again if it still applies.
     hover?.el.classList.remove("cl-hover"); // a target outlives the picture
@@ -348,16 +370,15 @@ function render({ model, el }) {
     hover = null;
     ghost = null;
     noticeMark = null;
-    if (whole) drawWhole(markup);
+    if (fresh) drawWhole(markup);
     drawnSvg = markup;
     // A click's answer mostly changes a few cells: the boards, the tray and the <svg> are then as they were.
-    if (!patchNodes(nodes) || whole) readPicture();
+    if (!patchNodes(nodes) || fresh) readPicture();
     normaliseFocus();
     if (focusPending && !keyboardPlacing()) drawFocusAfterPaint();
     else drawFocus();
     drawGhost();
     updateToolbar();
-    drawnRevision = model.get("revision");
     root.dataset.renderMs = (performance.now() - started).toFixed(2);
     return true;
   }
@@ -401,22 +422,16 @@ function render({ model, el }) {
     svg = host.querySelector("svg");
   }
 
-  /** The [path, markup] pairs of `patch` not drawn yet (all of them with a new `svg`); remembers them all as
-   * drawn. Python names each changed node of its picture once, by the child indices leading to it from the
-   * <svg> ("1 0 6 5"), and keeps naming it until it sends the picture whole again. */
+  /** The [path, markup] pairs to draw on the picture: the nodes of a new `patch` (one update calls this once
+   * for each trait it changed: only the first draws them), and on a picture drawn whole from `svg` every node
+   * changed since it was sent, as kept for the model (see initialize). Python names a node by the child indices
+   * leading to it from the <svg> ("1 0 6 5"). */
   function changedNodes(fresh) {
     const sent = model.get("patch") || {};
-    if (!fresh && sent === drawnPatch) return []; // one update calls this once for each trait it changed
+    const isNew = sent !== drawnPatch;
     drawnPatch = sent;
-    const drawn = fresh ? new Map() : drawnNodes;
-    const named = new Map();
-    const changed = [];
-    for (const [key, markup] of Object.entries(sent)) {
-      named.set(key, markup);
-      if (drawn.get(key) !== markup) changed.push([key.split(" ").map(Number), markup]);
-    }
-    drawnNodes = named;
-    return changed;
+    const named = fresh ? catchUpOf(model) ?? Object.entries(sent) : isNew ? Object.entries(sent) : [];
+    return [...named].map(([key, markup]) => [key.split(" ").map(Number), markup]);
   }
 
   /** Draws the [path, markup] pairs; returns whether every node drawn sits inside a board (a cell, a row). */
@@ -1623,4 +1638,4 @@ function render({ model, el }) {
   };
 }
 
-export default { render };
+export default { initialize, render };
