@@ -1,7 +1,7 @@
 // cliplab grid widget: the browser side of cliplab.ui.widget.GridWidget.
 //
-// Python draws the scene as SVG (trait `svg`, sent whole now and then, and `patch`, the nodes the latest
-// redraw changed; the CSS of every picture is `scene_style`) and describes it in `geometry`; this module shows
+// Python draws the scene as SVG (trait `svg`, sent whole now and then, and `patch`, the nodes changed since,
+// see initialize; the CSS of every picture is `scene_style`) and describes it in `geometry`; this module shows
 // that markup
 // and turns pointer and keyboard input into intents for Python, which decides legality.
 // Nothing here judges a move: clicks, drops and keys become messages, and Python answers with a new
@@ -114,34 +114,29 @@ function surface(error) {
   else setTimeout(() => { throw error; });
 }
 
-// For each grid model, the nodes every `patch` since its latest `svg` named, as they are now, in the order of
-// their latest change: a view opened after some redraws (the widget shown a second time) draws `svg` and these,
-// since the model holds only the latest `patch`. Keyed by the widget manager (one a kernel) and the grid's `ids`
-// (one a grid in a kernel): anywidget hands each view its own stand-in for the model.
-const catchUps = new WeakMap();
-
-function catchUpOf(model) {
-  return catchUps.get(model.widget_manager)?.get(model.get("ids"));
-}
-
+// Python sends in `patch` only what each redraw changed, but gives a page that opens every node changed since
+// `svg`. The model keeps that too: each new `patch` is merged into the ones before it, silently, before any view
+// hears of the change. A view opened later and a notebook saved with its widgets' state then hold the whole
+// picture, while a click's answer carries only the cells it changed.
 function initialize({ model }) {
-  // A new model's `patch` is already every node changed since `svg` (Python sends that to a page opening).
-  const nodes = new Map(Object.entries(model.get("patch") || {}));
-  if (!catchUps.has(model.widget_manager)) catchUps.set(model.widget_manager, new Map());
-  const grids = catchUps.get(model.widget_manager);
-  const ids = model.get("ids");
-  grids.set(ids, nodes);
-  model.on("change:svg", () => nodes.clear());
-  model.on("change:patch", () => {
-    for (const [key, markup] of Object.entries(model.get("patch") || {})) {
-      // The node drawn again holds the ones inside it: they need not be drawn before it.
-      for (const named of nodes.keys()) if (named === key || named.startsWith(`${key} `)) nodes.delete(named);
-      nodes.set(key, markup);
-    }
-  });
-  return () => {
-    if (grids.get(ids) === nodes) grids.delete(ids);
+  let base = model.get("svg");
+  let merged = model.get("patch") || {};
+  const follow = () => {
+    const svg = model.get("svg");
+    const sent = model.get("patch") === merged ? {} : model.get("patch") || {}; // merged already: nothing new
+    const whole = svg !== base;
+    if (!whole && Object.keys(sent).length === 0) return; // one update calls this for each trait it changed
+    const keys = Object.keys(sent);
+    const next = {};
+    // A node sent again holds the nodes inside it; it goes last, after the nodes it was drawn on.
+    const replaced = (key) => keys.some((named) => key === named || key.startsWith(`${named} `));
+    if (!whole) for (const [key, markup] of Object.entries(merged)) if (!replaced(key)) next[key] = markup;
+    base = svg;
+    merged = Object.assign(next, sent);
+    model.set("patch", merged, { silent: true });
   };
+  model.on("change:svg", follow);
+  model.on("change:patch", follow);
 }
 
 function render({ model, el }) {
@@ -209,6 +204,7 @@ function render({ model, el }) {
   let svg = null; // the current <svg>
   let drawnSvg = null; // the model's "svg" markup drawn last (patched since; see drawSvg)
   let drawnPatch = null; // the model's "patch" last drawn
+  let drawnNodes = new Map(); // that patch as drawn: path "i j k" -> markup
   let rootOverlay = null; // <g> on top of the whole scene (ghost off the boards, tray focus ring)
   let boards = new Map(); // id -> {id, el, overlay, rows, cols, clickable, pieces, label}
   let order = []; // board ids in document order
@@ -353,8 +349,8 @@ function render({ model, el }) {
     }
   }
 
-  /** Draws the picture the model holds: `svg` when it changed (or on the first drawing), then the nodes
-   * changed since (see changedNodes). Returns false when there was nothing new to draw. */
+  /** Draws the picture the model holds: `svg` when it changed (or on the first drawing), then the nodes of
+   * `patch` not drawn yet. Returns false when there was nothing new to draw. */
   function drawSvg() {
     const started = performance.now();
     const markup = model.get("svg") || "";
@@ -422,16 +418,22 @@ function render({ model, el }) {
     svg = host.querySelector("svg");
   }
 
-  /** The [path, markup] pairs to draw on the picture: the nodes of a new `patch` (one update calls this once
-   * for each trait it changed: only the first draws them), and on a picture drawn whole from `svg` every node
-   * changed since it was sent, as kept for the model (see initialize). Python names a node by the child indices
-   * leading to it from the <svg> ("1 0 6 5"). */
+  /** The [path, markup] pairs of the model's `patch` not drawn yet (all of them on a picture drawn whole);
+   * remembers them all as drawn. The model's `patch` names every node changed since `svg` (see initialize),
+   * by the child indices leading to it from the <svg> ("1 0 6 5"). */
   function changedNodes(fresh) {
     const sent = model.get("patch") || {};
-    const isNew = sent !== drawnPatch;
+    if (!fresh && sent === drawnPatch) return []; // one update calls this once for each trait it changed
     drawnPatch = sent;
-    const named = fresh ? catchUpOf(model) ?? Object.entries(sent) : isNew ? Object.entries(sent) : [];
-    return [...named].map(([key, markup]) => [key.split(" ").map(Number), markup]);
+    const drawn = fresh ? new Map() : drawnNodes;
+    const named = new Map();
+    const changed = [];
+    for (const [key, markup] of Object.entries(sent)) {
+      named.set(key, markup);
+      if (drawn.get(key) !== markup) changed.push([key.split(" ").map(Number), markup]);
+    }
+    drawnNodes = named;
+    return changed;
   }
 
   /** Draws the [path, markup] pairs; returns whether every node drawn sits inside a board (a cell, a row). */
