@@ -1,8 +1,8 @@
 // cliplab grid widget: the browser side of cliplab.ui.widget.GridWidget.
 //
-// Python draws the scene as SVG (trait `svg`, sent whole now and then, and `patch`, the nodes changed since,
-// see initialize; the CSS of every picture is `scene_style`) and describes it in `geometry`; this module shows
-// that markup
+// Python draws the scene as SVG (trait `svg`, sent whole now and then, and `patch`, the nodes changed since;
+// `svg_from` says when a page showing the picture before need only patch; the CSS of every picture is
+// `scene_style`) and describes it in `geometry`; this module shows that markup
 // and turns pointer and keyboard input into intents for Python, which decides legality.
 // Nothing here judges a move: clicks, drops and keys become messages, and Python answers with a new
 // picture or a notice. Hover, focus, the mode and a held piece are browser-only state.
@@ -114,31 +114,6 @@ function surface(error) {
   else setTimeout(() => { throw error; });
 }
 
-// Python sends in `patch` only what each redraw changed, but gives a page that opens every node changed since
-// `svg`. The model keeps that too: each new `patch` is merged into the ones before it, silently, before any view
-// hears of the change. A view opened later and a notebook saved with its widgets' state then hold the whole
-// picture, while a click's answer carries only the cells it changed.
-function initialize({ model }) {
-  let base = model.get("svg");
-  let merged = model.get("patch") || {};
-  const follow = () => {
-    const svg = model.get("svg");
-    const sent = model.get("patch") === merged ? {} : model.get("patch") || {}; // merged already: nothing new
-    const whole = svg !== base;
-    if (!whole && Object.keys(sent).length === 0) return; // one update calls this for each trait it changed
-    const keys = Object.keys(sent);
-    const next = {};
-    // A node sent again holds the nodes inside it; it goes last, after the nodes it was drawn on.
-    const replaced = (key) => keys.some((named) => key === named || key.startsWith(`${named} `));
-    if (!whole) for (const [key, markup] of Object.entries(merged)) if (!replaced(key)) next[key] = markup;
-    base = svg;
-    merged = Object.assign(next, sent);
-    model.set("patch", merged, { silent: true });
-  };
-  model.on("change:svg", follow);
-  model.on("change:patch", follow);
-}
-
 function render({ model, el }) {
   const events = new AbortController();
   const on = (target, type, handler, options = {}) =>
@@ -202,9 +177,10 @@ function render({ model, el }) {
 
   // ------------------------------------------------------------------ state
   let svg = null; // the current <svg>
-  let drawnSvg = null; // the model's "svg" markup drawn last (patched since; see drawSvg)
+  let drawnSvg = null; // the model's "svg" markup on screen (drawn whole, or grown by patching; see drawSvg)
   let drawnPatch = null; // the model's "patch" last drawn
   let drawnNodes = new Map(); // that patch as drawn: path "i j k" -> markup
+  let drawnRevision = null; // the model's "revision" whose picture is on screen
   let rootOverlay = null; // <g> on top of the whole scene (ghost off the boards, tray focus ring)
   let boards = new Map(); // id -> {id, el, overlay, rows, cols, clickable, pieces, label}
   let order = []; // board ids in document order
@@ -349,14 +325,20 @@ function render({ model, el }) {
     }
   }
 
-  /** Draws the picture the model holds: `svg` when it changed (or on the first drawing), then the nodes of
-   * `patch` not drawn yet. Returns false when there was nothing new to draw. */
+  /** Draws the picture the model holds: `svg` whole when it changed, then the nodes `patch` names that are
+   * not drawn yet. A new `svg` that Python made from the picture on screen by `patch` (its `svg_from` is the
+   * revision on screen) is not drawn whole: patching those nodes is enough. Returns false when there was
+   * nothing new to draw. */
   function drawSvg() {
     const started = performance.now();
     const markup = model.get("svg") || "";
     const fresh = markup !== drawnSvg || !host.firstChild;
+    const whole = fresh && !(host.firstChild && model.get("svg_from") === drawnRevision);
     const nodes = changedNodes(fresh);
-    if (!fresh && nodes.length === 0) return false; // the same picture shown again
+    if (!fresh && nodes.length === 0) {
+      drawnRevision = model.get("revision"); // the same picture shown again
+      return false;
+    }
     // Our overlays stay where the patch keeps their board (the focus ring is moved, not redrawn); what
     // else they hold belonged to the old picture and is drawn again if it still applies.
     hover?.el.classList.remove("cl-hover"); // a target outlives the picture
@@ -366,15 +348,16 @@ function render({ model, el }) {
     hover = null;
     ghost = null;
     noticeMark = null;
-    if (fresh) drawWhole(markup);
+    if (whole) drawWhole(markup);
     drawnSvg = markup;
     // A click's answer mostly changes a few cells: the boards, the tray and the <svg> are then as they were.
-    if (!patchNodes(nodes) || fresh) readPicture();
+    if (!patchNodes(nodes) || whole) readPicture();
     normaliseFocus();
     if (focusPending && !keyboardPlacing()) drawFocusAfterPaint();
     else drawFocus();
     drawGhost();
     updateToolbar();
+    drawnRevision = model.get("revision");
     root.dataset.renderMs = (performance.now() - started).toFixed(2);
     return true;
   }
@@ -418,9 +401,9 @@ function render({ model, el }) {
     svg = host.querySelector("svg");
   }
 
-  /** The [path, markup] pairs of the model's `patch` not drawn yet (all of them on a picture drawn whole);
-   * remembers them all as drawn. The model's `patch` names every node changed since `svg` (see initialize),
-   * by the child indices leading to it from the <svg> ("1 0 6 5"). */
+  /** The [path, markup] pairs of `patch` not drawn yet (all of them with a new `svg`); remembers them all as
+   * drawn. Python names each changed node of its picture once, by the child indices leading to it from the
+   * <svg> ("1 0 6 5"), and keeps naming it until it sends the picture whole again. */
   function changedNodes(fresh) {
     const sent = model.get("patch") || {};
     if (!fresh && sent === drawnPatch) return []; // one update calls this once for each trait it changed
@@ -1640,4 +1623,4 @@ function render({ model, el }) {
   };
 }
 
-export default { initialize, render };
+export default { render };

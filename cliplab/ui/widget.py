@@ -39,12 +39,14 @@ class GridWidget(anywidget.AnyWidget):
     _css = FRONT_END / "grid.css"
     # The CSS of every picture, sent once (a still picture carries it in its own <style>).
     scene_style = traitlets.Unicode(svg.STYLE).tag(sync=True)
-    # The picture as last sent whole, and what the latest redraw changed: each changed node's markup under its
-    # path, the child indices from the <svg> down to it joined by spaces ("1 0 6 5"). A click sends the few
-    # cells it changed, not the picture. (Flat text, not nested lists: the kernel walks every list of a message.)
-    # A page that asks for the whole state gets in `patch` every node changed since `svg` (see get_state).
+    # The picture as last sent whole, and what changed since: each changed node's markup under its path, the
+    # child indices from the <svg> down to it joined by spaces ("1 0 6 5"). A click sends the few cells it
+    # changed, not the picture. (Flat text, not nested lists: the kernel walks every list of a message.)
     svg = traitlets.Unicode("").tag(sync=True)
     patch = traitlets.Dict().tag(sync=True)
+    # Set with `svg`: the revision whose picture `patch` turns into `svg` (-1: none). A page showing that
+    # revision then only patches those nodes instead of drawing `svg` whole; a page opening later draws `svg`.
+    svg_from = traitlets.Int(-1).tag(sync=True)
     # What the front end needs beyond the picture: for each board its size, what can be clicked and the size
     # of the targets it builds for points and segments; for each tray piece its cells (to preview it under
     # the pointer). Sent when it changes, which most clicks do not.
@@ -55,15 +57,6 @@ class GridWidget(anywidget.AnyWidget):
     # Counts the scenes shown; the front end copies it to data-revision once it has drawn that scene
     # (a hook for tests and tools that wait for a redraw, even of an identical picture).
     revision = traitlets.Int(0).tag(sync=True)
-
-    # What a page opening now must patch into `svg`; the Grid in front of this widget says.
-    catch_up: Callable[[], dict[str, str]] = dict
-
-    def get_state(self, key: str | list[str] | None = None, drop_defaults: bool = False) -> dict[str, Any]:
-        state: dict[str, Any] = super().get_state(key, drop_defaults)
-        if key is None and "patch" in state:  # the whole state, for a page that opens now
-            state["patch"] = self.catch_up()
-        return state
 
 
 Handler = Callable[[Intent], Any]
@@ -113,10 +106,10 @@ class Grid:
 
     def __init__(self, scene: Scene | None = None) -> None:
         self.widget = GridWidget(ids=f"clg{next(_instances)}")
-        self.widget.catch_up = self._catch_up
         self.scene = Scene(boards=())
+        self._sent: Tag | None = None  # the picture in the widget's `svg`
         self._picture: Tag | None = None  # the picture on screen
-        self._changed: set[tuple[int, ...]] = set()  # the paths of the nodes changed since the `svg` sent
+        self._patched: set[tuple[int, ...]] = set()  # the paths in the widget's `patch`
         self._shapes: tuple[Any, ...] | None = None  # what the widget's `geometry` was built from
         # Reasons of malformed messages, newest last (for inspection).
         self.refused: deque[str] = deque(maxlen=REFUSALS_KEPT)
@@ -135,17 +128,19 @@ class Grid:
             tuple((p.id, tuple(c.at for c in p.cells)) for p in scene.pieces),
         )
         picture = svg.picture(scene, self.widget.ids, style=False)
-        nodes = self._nodes_changed(picture)
+        patch = self._patch(picture)
         with self.widget.hold_sync():
             if shapes != self._shapes:
                 self._shapes = shapes
                 self.widget.geometry = _geometry(scene)
-            if nodes is None:
-                self._changed = set()
-                self.widget.svg = str(picture)
-                nodes = {}
-            self._changed.update(nodes)
-            self.widget.patch = _keyed(nodes)
+            if patch is None:
+                markup = str(picture)
+                grown = self._grown(picture, markup)
+                self._sent, self._patched = picture, set()
+                self.widget.svg = markup
+                self.widget.svg_from = -1 if grown is None else self.widget.revision
+                patch = _keyed(grown or {})
+            self.widget.patch = patch
             if self.widget.notice:
                 self.widget.notice = {}
             self.widget.revision += 1
@@ -156,22 +151,27 @@ class Grid:
         """The picture on screen, as markup (without the scene's CSS, which the widget holds once)."""
         return str(self._picture or "")
 
-    def _nodes_changed(self, picture: Tag) -> dict[tuple[int, ...], str] | None:
-        """`picture`'s nodes that differ from the picture on screen; None when it should be sent whole: the
-        first, one whose <svg> changed, or one whose changes reach half the length of the picture last sent whole
-        (a stand-in for this one's: not worth writing it out to count)."""
+    def _patch(self, picture: Tag) -> dict[str, str] | None:
+        """`picture`'s nodes that differ from the picture sent whole, and those named since (the page may
+        have drawn them differently); None when the picture should be sent whole."""
+        if self._sent is None:
+            return None
+        nodes = self._named(picture, self._patched | set(svg.changes(self._sent, picture)))
+        # Every later redraw sends the patch again until the picture is sent whole: past half the picture's
+        # length (the one sent whole stands in for it: it is not worth drawing the new one as text to count),
+        # sending it whole once is the shorter way.
+        if nodes is None or 2 * _length(nodes) >= len(self.widget.svg):
+            return None
+        self._patched = set(nodes)
+        return _keyed(nodes)
+
+    def _grown(self, picture: Tag, markup: str) -> dict[tuple[int, ...], str] | None:
+        """The nodes that differ from the picture on screen, sent with `markup` (the picture sent whole) when
+        they are under half its length: a page showing that picture then draws only them."""
         if self._picture is None:
             return None
         nodes = self._named(picture, set(svg.changes(self._picture, picture)))
-        if nodes is None or 2 * _length(nodes) >= len(self.widget.svg):
-            return None
-        return nodes
-
-    def _catch_up(self) -> dict[str, str]:
-        """The nodes changed since the picture sent whole, as they are now: what a page opening now patches in."""
-        if self._picture is None:
-            return {}
-        return _keyed(self._named(self._picture, self._changed) or {})
+        return nodes if nodes is not None and 2 * _length(nodes) < len(markup) else None
 
     @staticmethod
     def _named(picture: Tag, paths: set[tuple[int, ...]]) -> dict[tuple[int, ...], str] | None:

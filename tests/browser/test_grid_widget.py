@@ -739,7 +739,7 @@ def test_a_hovered_preview_shows_what_the_engine_does_with_that_click(
 
 # After every intent a new Grid draws the same scene whole (its first picture) beside the patched one. A second
 # view of the patched widget opens after the sixth, two patches after the picture last went whole: it draws
-# `svg` and every node changed since, which the page kept (the model holds only the latest `patch`).
+# `svg` and every node `patch` names.
 PATCH_SETUP = (
     SETUP
     + """
@@ -791,8 +791,7 @@ def test_patched_redraws_draw_what_a_whole_redraw_draws(
     tmp_path: Path, voila_server: Any, page: Page, js_errors: Any, artifacts_dir: Path
 ) -> None:
     path = _write_notebook(tmp_path / "patched.ipynb", PATCH_SETUP, "display(grid, counter, sent, whole, again)")
-    # The page keeps every node changed since `svg` in its model's `patch`, set there without telling the kernel.
-    told: list[str | bytes] = []
+    told: list[str | bytes] = []  # what the page sends the kernel
     page.on("websocket", lambda socket: socket.on("framesent", lambda frame: told.append(frame)))
     page.goto(voila_server(path).url, wait_until="commit", timeout=KERNEL_TIMEOUT_MS)
     root = page.locator("div.cl-grid").first
@@ -843,11 +842,11 @@ def test_patched_redraws_draw_what_a_whole_redraw_draws(
     g.shot(artifacts_dir, "grid_patched_redraws")
     frames = [frame if isinstance(frame, bytes) else frame.encode() for frame in told]
     assert sum(b'"intent"' in frame for frame in frames) == len(clicks)
-    assert not [frame for frame in frames if b'"patch"' in frame], "the page sent its patch to the kernel"
+    assert not [frame for frame in frames if b'"patch"' in frame], "the page sent a picture to the kernel"
 
 
-# A small card whose cells turn orange one by one: each redraw sends its one cell, however many have changed
-# since the picture went whole, and the picture never goes whole again. A twin drawn whole follows.
+# A small card whose cells turn orange one by one: the patch, sent again with every redraw, soon reaches half
+# the picture, which then goes whole, saying which picture it grew from (svg_from). A twin drawn whole follows.
 GROWN_SETUP = """\
 import ipywidgets as widgets
 
@@ -883,7 +882,7 @@ grid.widget.observe(count_sends, "svg")
 """
 
 
-def test_redraws_send_only_what_they_change_and_never_the_picture_again(
+def test_a_picture_sent_whole_from_the_one_on_screen_is_patched_not_redrawn(
     tmp_path: Path, voila_server: Any, page: Page, js_errors: Any
 ) -> None:
     path = _write_notebook(tmp_path / "grown.ipynb", GROWN_SETUP, "display(grid, sent, whole)")
@@ -905,7 +904,7 @@ def test_redraws_send_only_what_they_change_and_never_the_picture_again(
             f"after click {done} the patched picture is the one drawn whole",
             timeout=ANSWER_TIMEOUT_MS,
         )
-    assert page.locator(".widget-label", has_text="sent whole").inner_text() == "sent whole 1"
+    assert page.locator(".widget-label", has_text="sent whole").inner_text() == "sent whole 2"
     assert untouched.get_attribute("data-untouched") == ""
 
 

@@ -167,10 +167,8 @@ def test_malformed_intents_are_refused_with_a_reason(message: object, complaint:
 
 
 def _drawn(widget: GridWidget) -> ET.Element:
-    """The picture a page opening now draws from a GridWidget's whole state: `svg`, then each node its `patch`
-    names put in place."""
-    state = widget.get_state()
-    return _patched(ET.fromstring(state["svg"]), state["patch"])
+    """The picture a page draws from a GridWidget's state: `svg`, then each node `patch` names put in place."""
+    return _patched(ET.fromstring(widget.svg), widget.patch)
 
 
 def _patched(picture: ET.Element, patch: dict[str, str]) -> ET.Element:
@@ -205,9 +203,8 @@ def test_grid_sends_only_the_nodes_that_changed_and_they_make_the_picture() -> N
         assert grid.svg == render(grid.scene, grid.widget.ids).replace(f"<style>{STYLE}</style>", "")
         if number < 4:
             assert grid.widget.svg == whole, f"step {number} sent the picture whole"
-        if number == 3:  # only the cell went; a page opening now also patches the card
-            assert list(grid.widget.patch) == ["1 0 6 5"]
-            assert list(grid.widget.get_state()["patch"]) == ["1 0 6 5", "2 0"]
+        if number == 3:
+            assert list(grid.widget.patch) == ["1 0 6 5", "2 0"]
     assert grid.widget.svg != whole and grid.widget.patch == {}
     # More than half the picture changed: sent whole.
     grid.show(replace(grid.scene, boards=(replace(SHEET, tokens=()), CARD)))
@@ -218,7 +215,7 @@ def test_grid_sends_only_the_nodes_that_changed_and_they_make_the_picture() -> N
     assert list(grid.widget.patch) == ["1 0 6 5"]
 
 
-def test_each_redraw_sends_what_it_changed_and_a_page_opening_later_gets_all_since_the_whole_picture() -> None:
+def test_a_picture_sent_whole_names_what_changed_since_the_one_on_screen() -> None:
     from dataclasses import replace
 
     from cliplab.ui.widget import Grid
@@ -230,31 +227,29 @@ def test_each_redraw_sends_what_it_changed_and_a_page_opening_later_gets_all_sin
         return Scene(boards=(Board("b", "Board", 3, 3, cells=cells, clickable=("cell",)),))
 
     grid = Grid(scene())
+    assert grid.widget.svg_from == -1
     first = grid.widget.svg
-    sent: list[dict[str, str]] = []
-    grid.widget.observe(lambda change: sent.append(change["new"]), "patch")
-    # Cells turn orange one by one: each redraw sends its one cell (the title is child 0 of the board).
+    # Cells turn orange one by one until the patch, sent again with every redraw, would be half the picture.
     for n in range(9):
         on_screen = ET.tostring(_drawn(grid.widget))
+        revision = grid.widget.revision
         fills[divmod(n, 3)] = "orange"
         grid.show(scene())
-        assert grid.widget.svg == first, f"redraw {n} sent the picture whole"
-        assert list(grid.widget.patch) == [f"0 0 {1 + n // 3} {n % 3}"]
-        assert ET.tostring(_patched(ET.fromstring(on_screen), grid.widget.patch)) == ET.tostring(
-            ET.fromstring(grid.svg)
-        )
-        # A page opening now draws the picture and patches every cell changed since, as it is now.
-        assert len(grid.widget.get_state()["patch"]) == n + 1
-        assert ET.tostring(_drawn(grid.widget)) == ET.tostring(ET.fromstring(grid.svg))
-    assert len(sent) == 9
-    # The same cell changed again is named once for a page opening now, as it is now.
-    fills[(0, 0)] = "sky"
-    grid.show(scene())
-    assert list(grid.widget.patch) == ["0 0 1 0"] and len(grid.widget.get_state()["patch"]) == 9
+        if grid.widget.svg != first:
+            break
+    assert n > 1, "a patch of one or two cells is not half the picture"
+    # Sent whole, with the one cell that changed since the picture on screen and that picture's revision: a page
+    # showing it patches that cell; a page opening now draws the picture and patches the cell to what it is.
+    assert grid.widget.svg_from == revision and list(grid.widget.patch) == [f"0 0 {1 + n // 3} {n % 3}"]
+    assert ET.tostring(_patched(ET.fromstring(on_screen), grid.widget.patch)) == ET.tostring(ET.fromstring(grid.svg))
     assert ET.tostring(_drawn(grid.widget)) == ET.tostring(ET.fromstring(grid.svg))
-    # A redraw that changes the <svg> itself goes whole, and nothing is left to patch.
+    # The next redraws patch that picture; one that changes the <svg> itself is drawn whole by every page.
+    sent = grid.widget.svg
+    fills[(2, 2)] = "sky"
+    grid.show(scene())
+    assert grid.widget.svg == sent and list(grid.widget.patch) == ["0 0 3 2"]
     grid.show(replace(scene(), status="Your turn"))
-    assert grid.widget.svg == grid.svg and grid.widget.patch == {} and grid.widget.get_state()["patch"] == {}
+    assert grid.widget.svg_from == -1 and grid.widget.patch == {}
 
 
 def test_the_geometry_follows_the_boards_shapes_and_the_tray_and_is_sent_only_when_they_change() -> None:
