@@ -46,11 +46,11 @@ GAME_NAME = re.compile(r"[a-z][a-z0-9_]{0,63}")
 # replacements start this far apart.
 REFILL_AFTER_S = 10.0
 REFILL_SPACING_S = 3.0
-# Files sent gzip-compressed to a browser that accepts it (fonts and pictures are compressed already).
 # Where the notebook runs of warm kernels stopped with the server report: nowhere (HandOutKernelManager).
 STOPPED_RUNS = logging.getLogger("cliplab.serve.stopped_runs")
 STOPPED_RUNS.addHandler(logging.NullHandler())
 STOPPED_RUNS.propagate = False
+# Files sent gzip-compressed to a browser that accepts it (fonts and pictures are compressed already).
 COMPRESSIBLE = frozenset({".js", ".mjs", ".css", ".json", ".html", ".svg", ".map", ".txt", ".ttf", ".eot"})
 
 
