@@ -111,11 +111,11 @@ def test_ctrl_c_while_the_warm_kernels_start_stops_them_all_and_leaves_no_files(
             kernels: list[int] = []
             while not kernels and time.monotonic() < deadline:
                 voila = _children(process.pid)
-                kernels = [child for child in _children(voila[0]) if _is_kernel(child)] if voila else []
+                kernels = _kernels(voila[0]) if voila else []
                 time.sleep(0.05)
             assert kernels, "Voila starts warm kernels for the dashboards"
             time.sleep(later_s)
-            kernels = [child for child in _children(voila[0]) if _is_kernel(child)]
+            kernels = _kernels(voila[0])
             folders = {_connection_file(kernel).parent for kernel in kernels}
             process.send_signal(signal.SIGINT)
             assert process.wait(timeout=60) == 0
@@ -145,7 +145,7 @@ def test_ctrl_c_after_pages_took_warm_kernels_starts_none_of_their_replacements(
         process.send_signal(signal.SIGINT)
         seen: set[int] = set()
         while process.poll() is None:
-            seen.update(child for child in _children(voila) if _is_kernel(child))
+            seen.update(_kernels(voila))
             time.sleep(0.05)
         assert process.returncode == 0
         assert not seen - before, "a replacement kernel was started after Ctrl-C"
@@ -153,6 +153,11 @@ def test_ctrl_c_after_pages_took_warm_kernels_starts_none_of_their_replacements(
         assert "Traceback" not in (tmp_path / "serve.log").read_text()
     finally:
         _stop(process)
+
+
+def _kernels(voila: int) -> list[int]:
+    """Voila's child processes that are kernels."""
+    return [child for child in _children(voila) if _is_kernel(child)]
 
 
 def _is_kernel(pid: int) -> bool:
