@@ -61,6 +61,7 @@ from cliplab.grid import (
 from .content import (
     COLOURS,
     DIE_FACES,
+    ICONS,
     PAD_SIZE,
     SHEET_COLS,
     SHEET_ROWS,
@@ -386,11 +387,13 @@ class CutList(ListedActions):
     their bits, and the k-th found within its row of start points, so a player that wants one cut of dozens
     pays for a row of them. Walking through them lists them all, once."""
 
-    __slots__ = ("layout", "length", "listed", "masks")
+    # The lengths' layout is looked up when needed, not held: a state keeps its seats' last listings, and its
+    # undo checkpoints would otherwise reach the layouts' large tables.
+    __slots__ = ("length", "listed", "masks", "wanted")
 
-    def __init__(self, masks: int, layout: _Layout) -> None:
+    def __init__(self, masks: int, wanted: tuple[int, ...]) -> None:
         self.masks = masks
-        self.layout = layout
+        self.wanted = wanted
         self.length = masks.bit_count()
         self.listed: tuple[Cut, ...] | None = None
 
@@ -400,9 +403,9 @@ class CutList(ListedActions):
     def _at(self, index: int) -> Action:
         if self.listed is not None:
             return self.listed[index]
-        masks = self.masks
+        masks, layout = self.masks, _layout(self.wanted)
         row = 0
-        for row_bits in self.layout.rows:
+        for row_bits in layout.rows:
             in_row = (masks & row_bits).bit_count()
             if index < in_row:
                 break
@@ -410,7 +413,7 @@ class CutList(ListedActions):
             row += 1
         shift = row * WIDTH
         keys: list[int] = []
-        for start, _, keys_of in self.layout.blocks:
+        for start, _, keys_of in layout.blocks:
             keys += keys_of[masks >> (start + shift) & ROW_BITS]
         keys.sort()
         return _CUT_AT[keys[index] + shift * _KEYS_PER_POINT]
@@ -421,7 +424,7 @@ class CutList(ListedActions):
     def cuts(self) -> tuple[Cut, ...]:
         """All of them, listed once."""
         if self.listed is None:
-            keys = self.layout.keys
+            keys = _layout(self.wanted).keys
             listed = list(compress(keys, format(self.masks, f"0{len(keys)}b").encode().translate(_ZERO_ONE)))
             listed.sort()
             self.listed = tuple(map(_CUT_AT.__getitem__, listed))
@@ -431,7 +434,7 @@ class CutList(ListedActions):
         key = _KEY_OF.get(id(action))
         if key is None:
             return False
-        start = self.layout.start_of.get(key % _KEYS_PER_POINT)
+        start = _layout(self.wanted).start_of.get(key % _KEYS_PER_POINT)
         return start is not None and bool(self.masks >> (start + key // _KEYS_PER_POINT) & 1)
 
 
@@ -456,11 +459,7 @@ def _cut_masks(bits: SheetBits, round_ends: tuple[int, int], wanted: tuple[int, 
     return found
 
 
-# A seat's listing is asked for twice (is there a cut to make? which?), a seat's sheet of the opening rounds
-# recurs from game to game, and the planning bot asks about the same imagined sheets again: each is worked
-# out once while it is asked for.
-@lru_cache(maxsize=4096)
-def _cuts_listed(bits: SheetBits, round_cuts: tuple[RoundCut, ...], wanted: tuple[int, ...]) -> CutList:
+def _cuts_listed(bits: SheetBits, round_cuts: Iterable[RoundCut], wanted: tuple[int, ...]) -> CutList:
     """Every legal cut of the `wanted` lengths on a sheet with these bits and this round's cuts: by start
     point, direction, length."""
     horizontal = vertical = 0  # where this round's cuts on each axis end
@@ -469,12 +468,25 @@ def _cuts_listed(bits: SheetBits, round_cuts: tuple[RoundCut, ...], wanted: tupl
             horizontal |= _BIT[start] | _BIT[end]
         else:
             vertical |= _BIT[start] | _BIT[end]
-    return CutList(_cut_masks(bits, (horizontal, vertical), wanted), _layout(wanted))
+    return CutList(_cut_masks(bits, (horizontal, vertical), wanted), wanted)
+
+
+# The planning bot asks about the same imagined sheets again and again: each is worked out once while it is
+# asked for. (A game keeps each seat's last listing itself: in random play its sheets seldom recur.)
+_cuts_remembered = lru_cache(maxsize=4096)(_cuts_listed)
 
 
 def _cuts_of(bits: SheetBits, round_cuts: Iterable[RoundCut], lengths: tuple[int, ...]) -> CutList:
     """Every legal cut of the given lengths on a sheet with these bits and this round's cuts."""
-    return _cuts_listed(bits, tuple(round_cuts), _wanted(lengths))
+    return _cuts_remembered(bits, tuple(round_cuts), _wanted(lengths))
+
+
+# A seat's last listing of legal cuts with what it was worked out from: the sheet's bits (the object itself), the
+# number of this round's cuts, the lengths asked for.
+KeptCuts = tuple[SheetBits, int, tuple[int, ...], CutList]
+
+# Who moves in the play phase, by the seats' stages (at most 6 ** 4 of them): worked out once each.
+_MOVERS_BY_STAGES: dict[tuple[str, ...], tuple[int, ...]] = {}
 
 
 def _lowest_bit(bits: int) -> int:
@@ -631,10 +643,33 @@ def _requirement_tokens(card: ParkCard, squares: SheetSquares, pairs: Iterable[t
     return need
 
 
+# What squares show and what spaces ask for, as bits: NAME_STRIDE bits for each square of a section (in sorted
+# order), one for each colour and icon. A placement's asks are the bits of the requirements on the spaces it
+# covers (blank spaces ask nothing); the asks a section's squares do not show are found with one AND, and each
+# token waives those among its own bits.
+NAME_STRIDE = 8
+_NAME_BIT = {name: 1 << k for k, name in enumerate((*COLOURS, *ICONS))}
+_TOKEN_MASKS = tuple(  # by token name, as a cost lists them
+    (token, sum(sum(_NAME_BIT[name] for name in waived) << NAME_STRIDE * i for i in range(len(SHEET_CELLS))))
+    for token, waived in sorted({"gardener": COLOURS, "recycling": ("recycling",), "wildlife": ("wildlife",)}.items())
+)
+
+
+@lru_cache(maxsize=128)
+def _shown_bits(sheet: Sheet) -> dict[Cell, int]:
+    """The bits of the colour and icon each square of a sheet shows."""
+    return {cell: _NAME_BIT[colour] | _NAME_BIT.get(icon, 0) for cell, (colour, icon) in sheet_squares(sheet).items()}
+
+
+@lru_cache(maxsize=1024)
+def _cost_of(unmet_asks: int) -> Cost:
+    """The tokens that waive these asks, by token name."""
+    return tuple((token, count) for token, mask in _TOKEN_MASKS if (count := (unmet_asks & mask).bit_count()))
+
+
 # A placement of a shape on a card as the rules keep it: the placement, the spaces it covers, its orientation
-# as a Place names it, and what the spaces it covers ask for (the shape square's place among the shape's
-# squares in sorted order, the requirement, the token waiving it), blank spaces left out.
-CardPlacement = tuple[Placement, frozenset[Cell], int, tuple[tuple[int, str, str], ...]]
+# as a Place names it, and its asks (NAME_STRIDE bits for each square of the shape in sorted order).
+CardPlacement = tuple[Placement, frozenset[Cell], int, int]
 Cost = tuple[tuple[str, int], ...]
 Laying = tuple[Place, Cost, frozenset[Cell], Placement]  # a Place, its cost, the spaces it covers, its placement
 
@@ -649,12 +684,11 @@ def _card_placements(shape: frozenset[Cell], card: ParkCard, flips: bool) -> tup
         covered = placement.cells
         if _keeps_walkways(card, covered):
             transform = placement.transform
-            demands = tuple(
-                (index, wanted, token)
+            asks = sum(
+                _NAME_BIT.get(card.requirement(space), 0) << NAME_STRIDE * index
                 for index, (_, space) in enumerate(placement.mapping)  # the mapping's squares come sorted
-                if (token := waiving_token(wanted := card.requirement(space))) is not None
             )
-            found.append((placement, covered, transform.turns + 4 * transform.flipped, demands))
+            found.append((placement, covered, transform.turns + 4 * transform.flipped, asks))
     return tuple(found)
 
 
@@ -689,8 +723,9 @@ class ClipCutParks(State):
     # A game is one to three hundred log entries and its state many small lists and dicts: a snapshot every 64
     # entries keeps copying rare, and a rewind replays at most 63 of them (a few milliseconds).
     CHECKPOINT_EVERY: ClassVar[int] = 64
-    # The sheet's bits (from the sheet, its cuts and cut ends) and who moves (from the phase and the stages).
-    DERIVED: ClassVar[frozenset[str]] = frozenset({"sheet_bits", "movers"})
+    # The sheet's bits (from the sheet, its cuts and cut ends), who moves (from the phase and the stages) and
+    # each seat's last listing of legal cuts.
+    DERIVED: ClassVar[frozenset[str]] = frozenset({"sheet_bits", "movers", "cuts_kept"})
 
     def _setup(self) -> None:
         n = self.players
@@ -710,6 +745,7 @@ class ClipCutParks(State):
         self.cuts: list[frozenset[Segment]] = [frozenset()] * n
         self.cut_ends: list[frozenset[Point]] = [frozenset()] * n
         self.sheet_bits = [_FRESH_SHEET_BITS] * n  # the three above as the cutting rules keep them
+        self.cuts_kept: list[KeptCuts | None] = [None] * n  # each seat's last listing of legal cuts (_cuts_now)
         # This round's cuts (bonus cuts included) as (start, end, axis): for the no-straight-extension rule.
         self.round_cuts: list[list[tuple[Point, Point, str]]] = [[] for _ in range(n)]
         self.to_cut: list[list[int]] = [[] for _ in range(n)]  # lengths the die still asks for
@@ -779,8 +815,14 @@ class ClipCutParks(State):
 
     def _find_movers(self) -> None:
         """Work out `movers` (asked for several times an action) once each action has been carried out."""
-        playing = self.phase == "play"
-        self.movers = tuple(compress(range(self.players), map("done".__ne__, self.stage))) if playing else ()
+        movers: tuple[int, ...] = ()
+        if self.phase == "play":
+            stages = tuple(self.stage)
+            found = _MOVERS_BY_STAGES.get(stages)
+            if found is None:
+                found = _MOVERS_BY_STAGES[stages] = tuple(seat for seat, stage in enumerate(stages) if stage != "done")
+            movers = found
+        self.movers = movers
 
     # ----- cutting --------------------------------------------------------------------------------
 
@@ -805,8 +847,16 @@ class ClipCutParks(State):
         return list(self._cuts_now(seat).cuts())
 
     def _cuts_now(self, seat: int) -> CutList:
-        """`legal_cuts` as the cutting rules keep them (the game asks for them on every cut)."""
-        return _cuts_of(self.sheet_bits[seat], self.round_cuts[seat], self.lengths_to_cut(seat))
+        """`legal_cuts` as the cutting rules keep them. The end of each action asks whether a cut can be made
+        and the next asks which: the seat's last listing answers again while its sheet (the very bits object),
+        its count of this round's cuts and the lengths asked for are the same."""
+        bits, made, lengths = self.sheet_bits[seat], len(self.round_cuts[seat]), self.lengths_to_cut(seat)
+        kept = self.cuts_kept[seat]
+        if kept is not None and kept[0] is bits and kept[1] == made and kept[2] == lengths:
+            return kept[3]
+        listing = _cuts_listed(bits, self.round_cuts[seat], _wanted(lengths))
+        self.cuts_kept[seat] = (bits, made, lengths, listing)
+        return listing
 
     def _cut(self, seat: int, cut: Cut) -> None:
         bits_before = self.sheet_bits[seat]
@@ -913,9 +963,9 @@ class ClipCutParks(State):
         A laying's cost and Place are worked out only once it is known to cover free spaces, and the squares'
         looks only once a card has room for them: most placements on a card with covered spaces do not, and
         most sections are too large for some card."""
-        squares = self.sections[seat][section]  # in sorted order, as the demands count them
+        squares = self.sections[seat][section]  # in sorted order, as a placement's asks count them
         shape = _shape_of(squares)[1]
-        looks: tuple[tuple[str, str], ...] = ()  # each square's (colour, icon), once a card has room for them
+        unshown: int | None = None  # the bits of what the squares do not show, once a card has room for them
         held = self.tokens[seat]
         flips = self.option("allow_flip")
         found: list[Laying] = []
@@ -924,17 +974,16 @@ class ClipCutParks(State):
             card = card_of(card_ref)
             if len(squares) > len(card.cells) - len(taken):
                 continue  # more squares than free spaces: nothing to work out
-            if not looks:
-                looks = tuple(map(sheet_squares(sheet_of(self.sheet_number[seat])).__getitem__, squares))
-            for placement, covered, orientation, demands in _card_placements(shape, card, flips):
+            if unshown is None:
+                shown = _shown_bits(sheet_of(self.sheet_number[seat]))
+                unshown = ~sum(shown[square] << NAME_STRIDE * index for index, square in enumerate(squares))
+            for placement, covered, orientation, asks in _card_placements(shape, card, flips):
                 if taken and not covered.isdisjoint(taken):
                     continue
-                need: dict[str, int] = {}
-                for index, wanted, token in demands:
-                    if wanted not in looks[index]:  # colours and icons have distinct names
-                        need[token] = need.get(token, 0) + 1
+                unmet = asks & unshown
+                cost = _cost_of(unmet) if unmet else ()
                 affordable = True
-                for token, count in need.items():
+                for token, count in cost:
                     if held[token] < count:
                         affordable = False
                         break
@@ -942,7 +991,7 @@ class ClipCutParks(State):
                     continue
                 row, col = placement.offset
                 place = _place(section, card_ref[0], card_ref[1], row, col, orientation)
-                found.append((place, tuple(sorted(need.items())) if need else (), covered, placement))
+                found.append((place, cost, covered, placement))
         return found
 
     def _build_actions(self, seat: int) -> list[Action]:
