@@ -261,6 +261,9 @@ _LINE_BIT = {
 }
 SheetBits = tuple[int, int, int]  # the squares left, the lines cut, the cut ends
 RoundCut = tuple[Point, Point, str]  # a cut of this round: its start, its end, its axis
+# What making a cut changes: its lines, their bits, the bits of its two ends, the bits of its points past the
+# start, its two ends, its entry among this round's cuts, the bits of the squares beside its lines.
+CutPath = tuple[tuple[Segment, ...], int, int, int, frozenset[Point], RoundCut, int]
 
 
 def cell_bits(cells: Iterable[Cell]) -> int:
@@ -288,9 +291,10 @@ def _squares_of(bits: int) -> tuple[Cell, ...]:
 # Every cut within the frame by a sort key that lists cuts in the order of the rules' listing: by start point
 # (in LATTICE order), then direction (in DIRS order), then length.
 _CUT_AT: dict[int, Cut] = {}
-# Each of those cuts' points, lines, lines' bits and the bits of its points past the start by (row, col,
-# direction, length): what making it changes.
-_PATH: dict[tuple[int, int, str, int], tuple[tuple[Point, ...], tuple[Segment, ...], int, int]] = {}
+# What making each of those cuts changes, by (row, col, direction, length), and by the listed cut object itself
+# (a cut chosen from a listing is one of them): see CutPath.
+_PATH: dict[tuple[int, int, str, int], CutPath] = {}
+_PATH_OF: dict[int, CutPath] = {}
 # The bits of the squares on either side of a cut's lines by its two ends (either way round): every part a cut
 # may leave holds one of them.
 _BESIDE: dict[tuple[Point, Point], int] = {}
@@ -302,13 +306,16 @@ for _point in LATTICE:
                 _key = ((_point[0] * WIDTH + _point[1]) * 4 + _d) * 8 + _length
                 _CUT_AT[_key] = _made = Cut(_length, _point[0], _point[1], _direction)
                 _lines = tuple(edge_between(p, q) for p, q in pairwise(_made.points))
-                _PATH[_made.row, _made.col, _made.direction, _made.length] = (
-                    tuple(_made.points),
+                _BESIDE[_point, _end] = cell_bits(square for line in _lines for square in line if square in SHEET_CELLS)
+                _PATH[_made.row, _made.col, _made.direction, _made.length] = _PATH_OF[id(_made)] = (
                     _lines,
                     sum(_LINE_BIT[line] for line in _lines),
+                    _BIT[_point] | _BIT[_end],
                     sum(_BIT[point] for point in _made.points[1:]),
+                    frozenset((_point, _end)),
+                    (_point, _end, _AXIS[_direction]),
+                    _BESIDE[_point, _end],
                 )
-                _BESIDE[_point, _end] = cell_bits(square for line in _lines for square in line if square in SHEET_CELLS)
 
 
 @lru_cache(maxsize=64)
@@ -859,19 +866,20 @@ class ClipCutParks(State):
         return listing
 
     def _cut(self, seat: int, cut: Cut) -> None:
+        path = _PATH_OF.get(id(cut)) or _PATH[cut.row, cut.col, cut.direction, cut.length]
+        lines, line_bits, end_bits, past_start, ends, round_cut, beside = path
         bits_before = self.sheet_bits[seat]
-        points, lines, line_bits, past_start = _PATH[cut.row, cut.col, cut.direction, cut.length]
         self.cuts[seat] = self.cuts[seat].union(lines)
-        self.cut_ends[seat] = self.cut_ends[seat] | {points[0], points[-1]}
-        cells, cut_lines, ends = bits_before
-        self.sheet_bits[seat] = (cells, cut_lines | line_bits, ends | _BIT[points[0]] | _BIT[points[-1]])
-        self.round_cuts[seat].append((points[0], points[-1], _AXIS[cut.direction]))
+        self.cut_ends[seat] = self.cut_ends[seat] | ends
+        cells, cut_lines, cut_ends = bits_before
+        self.sheet_bits[seat] = (cells, cut_lines | line_bits, cut_ends | end_bits)
+        self.round_cuts[seat].append(round_cut)
         if self.stage[seat] == "bonus":
             self.resume[seat] = "build"
         else:
             self.to_cut[seat].remove(cut.length)
             self.resume[seat] = "cut"
-        parts = self._parts(seat, _BESIDE[points[0], points[-1]]) if _touched(bits_before) & past_start else []
+        parts = self._parts(seat, beside) if _touched(bits_before) & past_start else []
         if len(parts) < 2:
             self.stage[seat] = self.resume[seat]
             return
