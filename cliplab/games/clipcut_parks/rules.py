@@ -713,6 +713,14 @@ def _shape_of(squares: tuple[Cell, ...]) -> tuple[Cell, frozenset[Cell]]:
     return (top, left), frozenset((r - top, c - left) for r, c in squares)
 
 
+@lru_cache(maxsize=1024)
+def _landed(shape: frozenset[Cell], orientation: int) -> tuple[Cell, ...]:
+    """Where each square of a shape (in sorted order, as a section's squares come) lands when the shape is turned
+    and flipped as a Place's orientation says, moved to 0,0: shapes recur from game to game."""
+    where = orient(shape, Transform(orientation % 4, orientation >= 4))
+    return tuple(where[cell] for cell in sorted(shape))
+
+
 def tokens_spent(game: ClipCutParks, seat: int, place: Place) -> dict[str, int]:
     """The tokens a placement by `seat` costs (counting only the spaces it covers on the card)."""
     card = card_of((place.kind, place.card))
@@ -1015,8 +1023,9 @@ class ClipCutParks(State):
     def mapping_of(self, seat: int, place: Place) -> tuple[tuple[Cell, Cell], ...]:
         """Which sheet square of the section lands on which card space for a Place (legal or not)."""
         squares = self.sections[seat][place.section]
-        where = orient(squares, place.transform)
-        return tuple((s, (where[s][0] + place.row, where[s][1] + place.col)) for s in squares)
+        row, col = place.row, place.col
+        landed = _landed(_shape_of(squares)[1], place.orientation)
+        return tuple((square, (r + row, c + col)) for square, (r, c) in zip(squares, landed, strict=True))
 
     def _place(self, seat: int, place: Place) -> None:
         ref = (place.kind, place.card)
