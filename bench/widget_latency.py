@@ -445,7 +445,8 @@ def report(args: argparse.Namespace, chromium: str, results: dict[str, Any], sec
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--clicks", type=int, default=60, help="measured clicks per widget (default 60)")
-    parser.add_argument("--loads", type=int, default=5, help="measured page loads per notebook (default 5)")
+    # Five loads each once gave 1.39x and fifteen 1.18x on the same quiet machine: a load's time varies by a third.
+    parser.add_argument("--loads", type=int, default=15, help="measured page loads per notebook (default 15)")
     parser.add_argument("--redraws", type=int, default=40, help="measured redraws (default 40)")
     args = parser.parse_args()
     if min(args.clicks, args.loads, args.redraws) < 1:
