@@ -656,9 +656,10 @@ def _requirement_tokens(card: ParkCard, squares: SheetSquares, pairs: Iterable[t
 # token waives those among its own bits.
 NAME_STRIDE = 8
 _NAME_BIT = {name: 1 << k for k, name in enumerate((*COLOURS, *ICONS))}
-_TOKEN_MASKS = tuple(  # by token name, as a cost lists them
-    (token, sum(sum(_NAME_BIT[name] for name in waived) << NAME_STRIDE * i for i in range(len(SHEET_CELLS))))
-    for token, waived in sorted({"gardener": COLOURS, "recycling": ("recycling",), "wildlife": ("wildlife",)}.items())
+_EVERY_SQUARE = sum(1 << NAME_STRIDE * i for i in range(len(SHEET_CELLS)))  # times a square's bits: every square's
+_TOKEN_MASKS = tuple(  # by token name, as a cost lists them: each token's bits are the names it waives
+    (token, sum(bit for name, bit in _NAME_BIT.items() if waiving_token(name) == token) * _EVERY_SQUARE)
+    for token in sorted(TOKENS)
 )
 
 
