@@ -261,9 +261,9 @@ _LINE_BIT = {
 }
 SheetBits = tuple[int, int, int]  # the squares left, the lines cut, the cut ends
 RoundCut = tuple[Point, Point, str]  # a cut of this round: its start, its end, its axis
-# What making a cut changes: its lines, their bits, the bits of its two ends, the bits of its points past the
-# start, its two ends, its entry among this round's cuts, the bits of the squares beside its lines.
-CutPath = tuple[tuple[Segment, ...], int, int, int, frozenset[Point], RoundCut, int]
+# What making a cut changes: the bits of its lines, of its two ends and of its points past the start, its entry
+# among this round's cuts, the bits of the squares beside its lines.
+CutPath = tuple[int, int, int, RoundCut, int]
 
 
 def cell_bits(cells: Iterable[Cell]) -> int:
@@ -276,16 +276,40 @@ def sheet_bits(cells: Iterable[Cell], cuts: Iterable[Segment], ends: Iterable[Po
 
 _FRESH_SHEET_BITS = sheet_bits(SHEET_CELLS, (), ())
 _CELL_AT = {bit: cell for cell, bit in _BIT.items() if cell in SHEET_CELLS}  # a square by its bit
+_POINT_AT = {bit: point for point, bit in _BIT.items()}  # a lattice point by its bit
+_LINE_AT = {bit: line for line, bit in _LINE_BIT.items()}  # a line between two squares by its bit
 
 
 def _squares_of(bits: int) -> tuple[Cell, ...]:
     """The squares whose bits are set, in sorted order."""
-    cells = []
+    return _set_in(bits, _CELL_AT)
+
+
+def _set_in(bits: int, named: dict[int, Any]) -> tuple[Any, ...]:
+    """What each set bit stands for in `named`, lowest bit first."""
+    found = []
     while bits:
         low = bits & -bits
-        cells.append(_CELL_AT[low])
+        found.append(named[low])
         bits ^= low
-    return tuple(cells)
+    return tuple(found)
+
+
+# A sheet's squares, cut lines and cut ends as sets, from its bits: for pictures, bots, positions and checks.
+# The game keeps only the bits; a picture asks for the same sheet again and again.
+@lru_cache(maxsize=256)
+def cells_in(bits: int) -> frozenset[Cell]:
+    return frozenset(_set_in(bits, _CELL_AT))
+
+
+@lru_cache(maxsize=256)
+def lines_in(bits: int) -> frozenset[Segment]:
+    return frozenset(_set_in(bits, _LINE_AT))
+
+
+@lru_cache(maxsize=256)
+def points_in(bits: int) -> frozenset[Point]:
+    return frozenset(_set_in(bits, _POINT_AT))
 
 
 # Every cut within the frame by a sort key that lists cuts in the order of the rules' listing: by start point
@@ -308,11 +332,9 @@ for _point in LATTICE:
                 _lines = tuple(edge_between(p, q) for p, q in pairwise(_made.points))
                 _BESIDE[_point, _end] = cell_bits(square for line in _lines for square in line if square in SHEET_CELLS)
                 _PATH[_made.row, _made.col, _made.direction, _made.length] = _PATH_OF[id(_made)] = (
-                    _lines,
                     sum(_LINE_BIT[line] for line in _lines),
                     _BIT[_point] | _BIT[_end],
                     sum(_BIT[point] for point in _made.points[1:]),
-                    frozenset((_point, _end)),
                     (_point, _end, _AXIS[_direction]),
                     _BESIDE[_point, _end],
                 )
@@ -654,7 +676,7 @@ def _requirement_tokens(card: ParkCard, squares: SheetSquares, pairs: Iterable[t
 # order), one for each colour and icon. A placement's asks are the bits of the requirements on the spaces it
 # covers (blank spaces ask nothing); the asks a section's squares do not show are found with one AND, and each
 # token waives those among its own bits.
-NAME_STRIDE = 8
+NAME_STRIDE = 8  # a byte: a section's bits are its squares' bytes, first square lowest
 _NAME_BIT = {name: 1 << k for k, name in enumerate((*COLOURS, *ICONS))}
 _EVERY_SQUARE = sum(1 << NAME_STRIDE * i for i in range(len(SHEET_CELLS)))  # times a square's bits: every square's
 _TOKEN_MASKS = tuple(  # by token name, as a cost lists them: each token's bits are the names it waives
@@ -700,6 +722,16 @@ def _card_placements(shape: frozenset[Cell], card: ParkCard, flips: bool) -> tup
     return tuple(found)
 
 
+@lru_cache(maxsize=8192)
+def _free_placements(
+    shape: frozenset[Cell], card: ParkCard, flips: bool, taken: frozenset[Cell]
+) -> tuple[CardPlacement, ...]:
+    """The placements of a shape on a card that cover only spaces not `taken`, in `_card_placements`' order.
+    Small shapes and a card's first few layings recur from game to game: most askings are answered here."""
+    every = _card_placements(shape, card, flips)
+    return tuple(found for found in every if found[1].isdisjoint(taken)) if taken else every
+
+
 def _corner(squares: Iterable[Cell]) -> Cell:
     """The top row and left column of some squares."""
     rows, cols = zip(*squares, strict=True)
@@ -739,14 +771,16 @@ class ClipCutParks(State):
     # A game is one to three hundred log entries and its state many small lists and dicts: a snapshot every 64
     # entries keeps copying rare, and a rewind replays at most 63 of them (a few milliseconds).
     CHECKPOINT_EVERY: ClassVar[int] = 64
-    # The sheet's bits (from the sheet, its cuts and cut ends), who moves (from the phase and the stages) and
-    # each seat's last listing of legal cuts.
-    DERIVED: ClassVar[frozenset[str]] = frozenset({"sheet_bits", "movers", "cuts_kept"})
+    # Who moves (from the phase and the stages) and each seat's last listing of legal cuts.
+    DERIVED: ClassVar[frozenset[str]] = frozenset({"movers", "cuts_kept"})
 
     def _setup(self) -> None:
         n = self.players
         self.solo = n == 1
         self.grand_count = self.option("grand_parks")
+        # Asked on every building decision: an option is looked up by name.
+        self.flips = self.option("allow_flip")
+        self.voluntary_crumple = self.option("voluntary_crumple")
         # Cards each player must complete (multiplayer) and cards dealt to each.
         self.target = 7 if self.option("longer") and not self.solo else 5
         self.park_deal = SOLO_CARDS_IN_PLAY - self.grand_count if self.solo else self.target - self.grand_count
@@ -757,10 +791,9 @@ class ClipCutParks(State):
         self.face = 0
         self.ended = ""
         self.sheet_number = [0] * n if self.option("sheets") == "standard" else [-1] * n
-        self.sheet = [SHEET_CELLS] * n  # squares still in the sheet
-        self.cuts: list[frozenset[Segment]] = [frozenset()] * n
-        self.cut_ends: list[frozenset[Point]] = [frozenset()] * n
-        self.sheet_bits = [_FRESH_SHEET_BITS] * n  # the three above as the cutting rules keep them
+        # Each seat's sheet as bits: the squares still in it, the lines cut, the cut ends (see `sheet`, `cuts`
+        # and `cut_ends` for them as sets). A cut changes a few bits where sets would be copied whole.
+        self.sheet_bits: list[SheetBits] = [_FRESH_SHEET_BITS] * n
         self.cuts_kept: list[KeptCuts | None] = [None] * n  # each seat's last listing of legal cuts (_cuts_now)
         # This round's cuts (bonus cuts included) as (start, end, axis): for the no-straight-extension rule.
         self.round_cuts: list[list[tuple[Point, Point, str]]] = [[] for _ in range(n)]
@@ -786,6 +819,21 @@ class ClipCutParks(State):
         if start is not None:
             _begin_at(self, start)
         self._find_movers()
+
+    @property
+    def sheet(self) -> list[frozenset[Cell]]:
+        """Each seat's squares still in the sheet."""
+        return [cells_in(bits[0]) for bits in self.sheet_bits]
+
+    @property
+    def cuts(self) -> list[frozenset[Segment]]:
+        """Each seat's lines cut so far, as (square, square) pairs."""
+        return [lines_in(bits[1]) for bits in self.sheet_bits]
+
+    @property
+    def cut_ends(self) -> list[frozenset[Point]]:
+        """Each seat's points where a cut ended (a later cut may start there)."""
+        return [points_in(bits[2]) for bits in self.sheet_bits]
 
     # ----- chance ---------------------------------------------------------------------------------
 
@@ -844,9 +892,8 @@ class ClipCutParks(State):
 
     def cutting(self, seat: int) -> SheetCuts:
         """The cutting rules' picture of a player's sheet as it is now."""
-        return SheetCuts(
-            self.sheet[seat], self.cuts[seat], self.cut_ends[seat], self.round_cuts[seat], self.sheet_bits[seat]
-        )
+        bits = self.sheet_bits[seat]
+        return SheetCuts(cells_in(bits[0]), lines_in(bits[1]), points_in(bits[2]), self.round_cuts[seat], bits)
 
     def is_start(self, seat: int, point: Point) -> bool:
         return self.cutting(seat).is_start(point)
@@ -876,10 +923,8 @@ class ClipCutParks(State):
 
     def _cut(self, seat: int, cut: Cut) -> None:
         path = _PATH_OF.get(id(cut)) or _PATH[cut.row, cut.col, cut.direction, cut.length]
-        lines, line_bits, end_bits, past_start, ends, round_cut, beside = path
+        line_bits, end_bits, past_start, round_cut, beside = path
         bits_before = self.sheet_bits[seat]
-        self.cuts[seat] = self.cuts[seat].union(lines)
-        self.cut_ends[seat] = self.cut_ends[seat] | ends
         cells, cut_lines, cut_ends = bits_before
         self.sheet_bits[seat] = (cells, cut_lines | line_bits, cut_ends | end_bits)
         self.round_cuts[seat].append(round_cut)
@@ -948,15 +993,11 @@ class ClipCutParks(State):
         """The kept part stays the sheet; every other part comes free as a section to build."""
         _, lines, ends = self.sheet_bits[seat]
         sections = self.sections[seat]
-        freed: list[Cell] = []
         for part in parts:
             if part != kept:
-                squares = _squares_of(part)
                 number = len(sections) + 1
-                sections[number] = squares
+                sections[number] = _squares_of(part)
                 self.pending[seat].append(number)
-                freed += squares
-        self.sheet[seat] = self.sheet[seat].difference(freed)
         self.sheet_bits[seat] = (kept, lines, ends)
         self.tied[seat] = ()
         self.stage[seat] = self.resume[seat]
@@ -984,7 +1025,7 @@ class ClipCutParks(State):
         shape = _shape_of(squares)[1]
         unshown: int | None = None  # the bits of what the squares do not show, once a card has room for them
         held = self.tokens[seat]
-        flips = self.option("allow_flip")
+        flips = self.flips
         found: list[Laying] = []
         for card_ref in self.face_up[seat] if ref is None else [ref]:
             taken = self.covered[seat].get(card_ref, {}).keys()
@@ -993,10 +1034,8 @@ class ClipCutParks(State):
                 continue  # more squares than free spaces: nothing to work out
             if unshown is None:
                 shown = _shown_bits(sheet_of(self.sheet_number[seat]))
-                unshown = ~sum(shown[square] << NAME_STRIDE * index for index, square in enumerate(squares))
-            for placement, covered, orientation, asks in _card_placements(shape, card, flips):
-                if taken and not covered.isdisjoint(taken):
-                    continue
+                unshown = ~int.from_bytes(bytes(map(shown.__getitem__, squares)), "little")
+            for placement, covered, orientation, asks in _free_placements(shape, card, flips, frozenset(taken)):
                 unmet = asks & unshown
                 cost = _cost_of(unmet) if unmet else ()
                 affordable = True
@@ -1013,7 +1052,7 @@ class ClipCutParks(State):
 
     def _build_actions(self, seat: int) -> list[Action]:
         actions: list[Action] = []
-        voluntary = self.option("voluntary_crumple")
+        voluntary = self.voluntary_crumple
         for section in self.pending[seat]:
             layings = self._open_layings(seat, section)
             actions.extend(laying[0] for laying in layings)
@@ -1233,7 +1272,7 @@ class ClipCutParks(State):
             return action.length in self.lengths_to_cut(player) and self.cutting(player).problem(action) is None
         if isinstance(action, Place | Crumple) and stage == "build" and action.section in self.pending[player]:
             if isinstance(action, Crumple):
-                return self.option("voluntary_crumple") or not self._open_layings(player, action.section)
+                return self.voluntary_crumple or not self._open_layings(player, action.section)
             ref = (action.kind, action.card)
             return ref in self.face_up[player] and any(
                 laying[0] == action for laying in self._open_layings(player, action.section, ref)
@@ -1703,7 +1742,6 @@ def _begin_seat(
     sheet = SHEET_CELLS - frozenset(squares_out)
     if not sheet or len(parts(sheet, frozenset(cuts))) != 1:
         raise PositionError(f"{where}cuts", "the sheet left is not one piece: list what came free as sections or gone")
-    game.sheet[seat], game.cuts[seat], game.cut_ends[seat] = sheet, frozenset(cuts), frozenset(ends)
     game.sheet_bits[seat] = sheet_bits(sheet, cuts, ends)
     game.round_cuts[seat] = round_cuts
     game.sections[seat] = sections
