@@ -259,7 +259,10 @@ _LINE_BIT = {
     for (p, direction), (q, _) in _STEPS.items()
     if direction in ("E", "S")
 }
-SheetBits = tuple[int, int, int]  # the squares left, the lines cut, the cut ends
+# The squares left, the lines cut, the cut ends, and the points a cut may start from (worked out from the others:
+# kept, since nearly every rule of cutting asks for them).
+SheetBits = tuple[int, int, int, int]
+RoundEnds = tuple[int, int]  # the points where this round's cuts end, of the horizontal ones and the vertical ones
 RoundCut = tuple[Point, Point, str]  # a cut of this round: its start, its end, its axis
 # What making a cut changes: the bits of its lines, of its two ends and of its points past the start, its entry
 # among this round's cuts, the bits of the squares beside its lines.
@@ -271,7 +274,23 @@ def cell_bits(cells: Iterable[Cell]) -> int:
 
 
 def sheet_bits(cells: Iterable[Cell], cuts: Iterable[Segment], ends: Iterable[Point]) -> SheetBits:
-    return cell_bits(cells), sum(_LINE_BIT[line] for line in cuts), sum(_BIT[point] for point in ends)
+    return _with_starts(cell_bits(cells), sum(_LINE_BIT[line] for line in cuts), sum(_BIT[point] for point in ends))
+
+
+def _with_starts(cells: int, lines: int, ends: int) -> SheetBits:
+    """A sheet's bits with the points a cut may start from: cut ends, and corners of a square not in the sheet."""
+    whole = cells & cells << 1 & cells << WIDTH & cells << (WIDTH + 1)
+    return cells, lines, ends, LATTICE_BITS & ~whole | ends
+
+
+def _round_ends(round_cuts: Iterable[RoundCut]) -> RoundEnds:
+    horizontal = vertical = 0
+    for start, end, axis in round_cuts:
+        if axis == "h":
+            horizontal |= _BIT[start] | _BIT[end]
+        else:
+            vertical |= _BIT[start] | _BIT[end]
+    return horizontal, vertical
 
 
 _FRESH_SHEET_BITS = sheet_bits(SHEET_CELLS, (), ())
@@ -346,18 +365,10 @@ def _wanted(lengths: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(sorted(length for length in set(lengths) if 1 <= length <= MAX_CUT))
 
 
-def _starts(bits: SheetBits) -> int:
-    """The points a cut may start from: cut ends, and corners of a square that is not in the sheet."""
-    cells, _, ends = bits
-    whole = cells & cells << 1 & cells << WIDTH & cells << (WIDTH + 1)
-    return LATTICE_BITS & ~whole | ends
-
-
 def _can_cut(bits: SheetBits) -> bool:
     """Whether a fresh round could make a 1 cut: an uncut line between two squares of the sheet with a point a
     cut may start from at one of its ends."""
-    cells, cut, _ = bits
-    starts = _starts(bits)
+    cells, cut, _, starts = bits
     horizontal = cells & cells << WIDTH & ~cut  # by the bit of the west point, as in _cut_masks
     vertical = cells & cells << 1 & ~(cut >> VERTICAL)  # by the bit of the north point
     return bool(horizontal & (starts | starts >> 1) | vertical & (starts | starts >> WIDTH))
@@ -467,16 +478,15 @@ class CutList(ListedActions):
         return start is not None and bool(self.masks >> (start + key // _KEYS_PER_POINT) & 1)
 
 
-def _cut_masks(bits: SheetBits, round_ends: tuple[int, int], wanted: tuple[int, ...]) -> int:
+def _cut_masks(bits: SheetBits, ends_of_round: RoundEnds, wanted: tuple[int, ...]) -> int:
     """The masks of every legal cut of the `wanted` lengths, laid end to end (see SPAN); 0 if there is none,
-    on a sheet whose cuts of this round end on the points `round_ends` (horizontal, vertical)."""
-    cells, cut, _ = bits
-    starts = _starts(bits)
+    on a sheet whose cuts of this round end on the points `ends_of_round`."""
+    cells, cut, _, starts = bits
     found = 0
     # Lines between two squares of the sheet that are not cut, by the bit of their west or north point.
     for lines, ends, unit in (
-        (cells & cells << WIDTH & ~cut, round_ends[0], 1),
-        (cells & cells << 1 & ~(cut >> VERTICAL), round_ends[1], WIDTH),
+        (cells & cells << WIDTH & ~cut, ends_of_round[0], 1),
+        (cells & cells << 1 & ~(cut >> VERTICAL), ends_of_round[1], WIDTH),
     ):
         run, length = ~ends, 0
         for wanted_length in wanted:
@@ -491,13 +501,7 @@ def _cut_masks(bits: SheetBits, round_ends: tuple[int, int], wanted: tuple[int, 
 def _cuts_listed(bits: SheetBits, round_cuts: Iterable[RoundCut], wanted: tuple[int, ...]) -> CutList:
     """Every legal cut of the `wanted` lengths on a sheet with these bits and this round's cuts: by start
     point, direction, length."""
-    horizontal = vertical = 0  # where this round's cuts on each axis end
-    for start, end, axis in round_cuts:
-        if axis == "h":
-            horizontal |= _BIT[start] | _BIT[end]
-        else:
-            vertical |= _BIT[start] | _BIT[end]
-    return CutList(_cut_masks(bits, (horizontal, vertical), wanted), wanted)
+    return CutList(_cut_masks(bits, _round_ends(round_cuts), wanted), wanted)
 
 
 # The planning bot asks about the same imagined sheets again and again: each is worked out once while it is
@@ -533,7 +537,7 @@ def _touched(bits: SheetBits) -> int:
     """The points on the sheet's boundary or on a cut: a step of a cut that ends on one cuts the sheet there."""
     lines = bits[1]
     horizontal, vertical = lines & (1 << VERTICAL) - 1, lines >> VERTICAL
-    return _starts(bits) | horizontal | horizontal << 1 | vertical | vertical << WIDTH
+    return bits[3] | horizontal | horizontal << 1 | vertical | vertical << WIDTH
 
 
 class SheetCuts:
@@ -771,8 +775,9 @@ class ClipCutParks(State):
     # A game is one to three hundred log entries and its state many small lists and dicts: a snapshot every 64
     # entries keeps copying rare, and a rewind replays at most 63 of them (a few milliseconds).
     CHECKPOINT_EVERY: ClassVar[int] = 64
-    # Who moves (from the phase and the stages) and each seat's last listing of legal cuts.
-    DERIVED: ClassVar[frozenset[str]] = frozenset({"movers", "cuts_kept"})
+    # Who moves (from the phase and the stages), each seat's last listing of legal cuts and where its cuts of
+    # this round end.
+    DERIVED: ClassVar[frozenset[str]] = frozenset({"movers", "cuts_kept", "round_ends"})
 
     def _setup(self) -> None:
         n = self.players
@@ -797,6 +802,7 @@ class ClipCutParks(State):
         self.cuts_kept: list[KeptCuts | None] = [None] * n  # each seat's last listing of legal cuts (_cuts_now)
         # This round's cuts (bonus cuts included) as (start, end, axis): for the no-straight-extension rule.
         self.round_cuts: list[list[tuple[Point, Point, str]]] = [[] for _ in range(n)]
+        self.round_ends: list[RoundEnds] = [(0, 0)] * n  # their ends as bits, as the cutting rules ask
         self.to_cut: list[list[int]] = [[] for _ in range(n)]  # lengths the die still asks for
         self.skipped: list[list[int]] = [[] for _ in range(n)]  # lengths that could not be cut this round
         self.stage = ["done"] * n  # cut, keep, bonus, build, check, done
@@ -917,7 +923,8 @@ class ClipCutParks(State):
         kept = self.cuts_kept[seat]
         if kept is not None and kept[0] is bits and kept[1] == made and kept[2] == lengths:
             return kept[3]
-        listing = _cuts_listed(bits, self.round_cuts[seat], _wanted(lengths))
+        wanted = _wanted(lengths)
+        listing = CutList(_cut_masks(bits, self.round_ends[seat], wanted), wanted)
         self.cuts_kept[seat] = (bits, made, lengths, listing)
         return listing
 
@@ -925,9 +932,13 @@ class ClipCutParks(State):
         path = _PATH_OF.get(id(cut)) or _PATH[cut.row, cut.col, cut.direction, cut.length]
         line_bits, end_bits, past_start, round_cut, beside = path
         bits_before = self.sheet_bits[seat]
-        cells, cut_lines, cut_ends = bits_before
-        self.sheet_bits[seat] = (cells, cut_lines | line_bits, cut_ends | end_bits)
+        cells, cut_lines, cut_ends, starts = bits_before
+        self.sheet_bits[seat] = (cells, cut_lines | line_bits, cut_ends | end_bits, starts | end_bits)
         self.round_cuts[seat].append(round_cut)
+        horizontal, vertical = self.round_ends[seat]
+        self.round_ends[seat] = (
+            (horizontal | end_bits, vertical) if round_cut[2] == "h" else (horizontal, vertical | end_bits)
+        )
         if self.stage[seat] == "bonus":
             self.resume[seat] = "build"
         else:
@@ -952,7 +963,7 @@ class ClipCutParks(State):
         A part grows from each seed a step in every open direction at once, all of them in step, and parts
         that meet join. A part that stops growing is whole; once at most one still grows, it is the rest of
         the sheet. The work goes by the size of the parts that come free, not by the size of the sheet."""
-        cells, lines, _ = self.sheet_bits[seat]
+        cells, lines, _, _ = self.sheet_bits[seat]
         # Open lines by the bit of the square south or east of them, as in `_cut_masks`.
         south = cells & cells << WIDTH & ~lines
         east = cells & cells << 1 & ~(lines >> VERTICAL)
@@ -991,14 +1002,14 @@ class ClipCutParks(State):
 
     def _split(self, seat: int, parts: list[int], kept: int) -> None:
         """The kept part stays the sheet; every other part comes free as a section to build."""
-        _, lines, ends = self.sheet_bits[seat]
+        _, lines, ends, _ = self.sheet_bits[seat]
         sections = self.sections[seat]
         for part in parts:
             if part != kept:
                 number = len(sections) + 1
                 sections[number] = _squares_of(part)
                 self.pending[seat].append(number)
-        self.sheet_bits[seat] = (kept, lines, ends)
+        self.sheet_bits[seat] = _with_starts(kept, lines, ends)
         self.tied[seat] = ()
         self.stage[seat] = self.resume[seat]
 
@@ -1179,6 +1190,7 @@ class ClipCutParks(State):
             return
         # Straight extensions are forbidden within a round only: the end checks look at a fresh round.
         self.round_cuts = [[] for _ in range(self.players)]
+        self.round_ends = [(0, 0)] * self.players
         if any(len(done) == self.dealt[seat] for seat, done in enumerate(self.completed)) and not self.solo:
             self.ended = ALL_CARDS_DONE
         elif not self.solo and not any(map(_can_cut, self.sheet_bits)):
@@ -1744,6 +1756,7 @@ def _begin_seat(
         raise PositionError(f"{where}cuts", "the sheet left is not one piece: list what came free as sections or gone")
     game.sheet_bits[seat] = sheet_bits(sheet, cuts, ends)
     game.round_cuts[seat] = round_cuts
+    game.round_ends[seat] = _round_ends(round_cuts)
     game.sections[seat] = sections
     game.face_up[seat] = _cards(game, record.get("face_up", []), f"{where}face_up", held)
     game.pile[seat] = _cards(game, record.get("pile", []), f"{where}pile", held)
