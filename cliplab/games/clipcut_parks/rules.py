@@ -259,9 +259,9 @@ _LINE_BIT = {
     for (p, direction), (q, _) in _STEPS.items()
     if direction in ("E", "S")
 }
-# The squares left, the lines cut, the cut ends, and the points a cut may start from (worked out from the others:
-# kept, since nearly every rule of cutting asks for them).
-SheetBits = tuple[int, int, int, int]
+# The squares left, the lines cut, the cut ends; then, worked out from those and kept since nearly every rule of
+# cutting asks for them, the points a cut may start from and the points a cut's step may end on to close a part.
+SheetBits = tuple[int, int, int, int, int]
 RoundEnds = tuple[int, int]  # the points where this round's cuts end, of the horizontal ones and the vertical ones
 RoundCut = tuple[Point, Point, str]  # a cut of this round: its start, its end, its axis
 # What making a cut changes: the bits of its lines, of its two ends and of its points past the start, its entry
@@ -274,13 +274,16 @@ def cell_bits(cells: Iterable[Cell]) -> int:
 
 
 def sheet_bits(cells: Iterable[Cell], cuts: Iterable[Segment], ends: Iterable[Point]) -> SheetBits:
-    return _with_starts(cell_bits(cells), sum(_LINE_BIT[line] for line in cuts), sum(_BIT[point] for point in ends))
+    return _worked_out(cell_bits(cells), sum(_LINE_BIT[line] for line in cuts), sum(_BIT[point] for point in ends))
 
 
-def _with_starts(cells: int, lines: int, ends: int) -> SheetBits:
-    """A sheet's bits with the points a cut may start from: cut ends, and corners of a square not in the sheet."""
+def _worked_out(cells: int, lines: int, ends: int) -> SheetBits:
+    """A sheet's bits with the points a cut may start from (cut ends, and corners of a square not in the sheet),
+    and the points on the sheet's boundary or on a cut: a step of a cut that ends on one cuts the sheet there."""
     whole = cells & cells << 1 & cells << WIDTH & cells << (WIDTH + 1)
-    return cells, lines, ends, LATTICE_BITS & ~whole | ends
+    starts = LATTICE_BITS & ~whole | ends
+    horizontal, vertical = lines & (1 << VERTICAL) - 1, lines >> VERTICAL
+    return cells, lines, ends, starts, starts | horizontal | horizontal << 1 | vertical | vertical << WIDTH
 
 
 def _round_ends(round_cuts: Iterable[RoundCut]) -> RoundEnds:
@@ -368,7 +371,7 @@ def _wanted(lengths: tuple[int, ...]) -> tuple[int, ...]:
 def _can_cut(bits: SheetBits) -> bool:
     """Whether a fresh round could make a 1 cut: an uncut line between two squares of the sheet with a point a
     cut may start from at one of its ends."""
-    cells, cut, _, starts = bits
+    cells, cut, _, starts, _ = bits
     horizontal = cells & cells << WIDTH & ~cut  # by the bit of the west point, as in _cut_masks
     vertical = cells & cells << 1 & ~(cut >> VERTICAL)  # by the bit of the north point
     return bool(horizontal & (starts | starts >> 1) | vertical & (starts | starts >> WIDTH))
@@ -481,7 +484,7 @@ class CutList(ListedActions):
 def _cut_masks(bits: SheetBits, ends_of_round: RoundEnds, wanted: tuple[int, ...]) -> int:
     """The masks of every legal cut of the `wanted` lengths, laid end to end (see SPAN); 0 if there is none,
     on a sheet whose cuts of this round end on the points `ends_of_round`."""
-    cells, cut, _, starts = bits
+    cells, cut, _, starts, _ = bits
     found = 0
     # Lines between two squares of the sheet that are not cut, by the bit of their west or north point.
     for lines, ends, unit in (
@@ -529,15 +532,8 @@ def _lowest_bit(bits: int) -> int:
 def _closing_steps(bits: SheetBits, points: Sequence[Point]) -> list[int]:
     """The steps of a cut along `points` (counted from 1) that end on the sheet's boundary or on an earlier
     cut. Each one cuts the sheet in two there; a cut with none leaves the sheet in one piece."""
-    touched = _touched(bits)
+    touched = bits[4]
     return [step for step, point in enumerate(points[1:], 1) if touched & _BIT[point]]
-
-
-def _touched(bits: SheetBits) -> int:
-    """The points on the sheet's boundary or on a cut: a step of a cut that ends on one cuts the sheet there."""
-    lines = bits[1]
-    horizontal, vertical = lines & (1 << VERTICAL) - 1, lines >> VERTICAL
-    return bits[3] | horizontal | horizontal << 1 | vertical | vertical << WIDTH
 
 
 class SheetCuts:
@@ -742,10 +738,10 @@ def _corner(squares: Iterable[Cell]) -> Cell:
     return min(rows), min(cols)
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=4096)
 def _shape_of(squares: tuple[Cell, ...]) -> tuple[Cell, frozenset[Cell]]:
     """A section's top-left corner and its shape moved there to 0,0 (a waiting section is listed again and
-    again)."""
+    again, and small sections recur from game to game)."""
     top, left = _corner(squares)
     return (top, left), frozenset((r - top, c - left) for r, c in squares)
 
@@ -932,8 +928,15 @@ class ClipCutParks(State):
         path = _PATH_OF.get(id(cut)) or _PATH[cut.row, cut.col, cut.direction, cut.length]
         line_bits, end_bits, past_start, round_cut, beside = path
         bits_before = self.sheet_bits[seat]
-        cells, cut_lines, cut_ends, starts = bits_before
-        self.sheet_bits[seat] = (cells, cut_lines | line_bits, cut_ends | end_bits, starts | end_bits)
+        cells, cut_lines, cut_ends, starts, touched = bits_before
+        # The cut's points are all on a cut now, and its ends are cut ends.
+        self.sheet_bits[seat] = (
+            cells,
+            cut_lines | line_bits,
+            cut_ends | end_bits,
+            starts | end_bits,
+            touched | end_bits | past_start,
+        )
         self.round_cuts[seat].append(round_cut)
         horizontal, vertical = self.round_ends[seat]
         self.round_ends[seat] = (
@@ -944,7 +947,7 @@ class ClipCutParks(State):
         else:
             self.to_cut[seat].remove(cut.length)
             self.resume[seat] = "cut"
-        parts = self._parts(seat, beside) if _touched(bits_before) & past_start else []
+        parts = self._parts(seat, beside) if touched & past_start else []
         if len(parts) < 2:
             self.stage[seat] = self.resume[seat]
             return
@@ -963,7 +966,7 @@ class ClipCutParks(State):
         A part grows from each seed a step in every open direction at once, all of them in step, and parts
         that meet join. A part that stops growing is whole; once at most one still grows, it is the rest of
         the sheet. The work goes by the size of the parts that come free, not by the size of the sheet."""
-        cells, lines, _, _ = self.sheet_bits[seat]
+        cells, lines = self.sheet_bits[seat][:2]
         # Open lines by the bit of the square south or east of them, as in `_cut_masks`.
         south = cells & cells << WIDTH & ~lines
         east = cells & cells << 1 & ~(lines >> VERTICAL)
@@ -1002,14 +1005,14 @@ class ClipCutParks(State):
 
     def _split(self, seat: int, parts: list[int], kept: int) -> None:
         """The kept part stays the sheet; every other part comes free as a section to build."""
-        _, lines, ends, _ = self.sheet_bits[seat]
+        _, lines, ends, _, _ = self.sheet_bits[seat]
         sections = self.sections[seat]
         for part in parts:
             if part != kept:
                 number = len(sections) + 1
                 sections[number] = _squares_of(part)
                 self.pending[seat].append(number)
-        self.sheet_bits[seat] = _with_starts(kept, lines, ends)
+        self.sheet_bits[seat] = _worked_out(kept, lines, ends)
         self.tied[seat] = ()
         self.stage[seat] = self.resume[seat]
 
@@ -1247,7 +1250,8 @@ class ClipCutParks(State):
         elif isinstance(action, Score):
             self._resolve(player, (action.kind, action.card))
         self._advance(player)
-        self._maybe_end_round()
+        if self.stage[player] == "done":  # the others' stages are as they were: only this one can end the round
+            self._maybe_end_round()
 
     def _normalize(self, player: int, action: Action) -> Action:
         # A part may be named by any of its squares; a placement by any orientation that lands the same way.
