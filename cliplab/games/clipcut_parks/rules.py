@@ -768,9 +768,9 @@ class ClipCutParks(State):
     """A game of ClipCut Parks for 1-4 players. Each seat's data sits in lists indexed by seat."""
 
     CODEC: ClassVar[ActionCodec] = ActionCodec(TearSheet, Deal, Roll, Cut, Keep, Place, Crumple, Score)
-    # A game is one to three hundred log entries and its state many small lists and dicts: a snapshot every 64
-    # entries keeps copying rare, and a rewind replays at most 63 of them (a few milliseconds).
-    CHECKPOINT_EVERY: ClassVar[int] = 64
+    # A game is one to three hundred log entries and its state many small lists and dicts: a snapshot every 128
+    # entries keeps copying rare, and a rewind replays at most 127 of them (a few milliseconds).
+    CHECKPOINT_EVERY: ClassVar[int] = 128
     # Who moves (from the phase and the stages), each seat's last listing of legal cuts and where its cuts of
     # this round end.
     DERIVED: ClassVar[frozenset[str]] = frozenset({"movers", "cuts_kept", "round_ends"})
