@@ -292,10 +292,12 @@ def main() -> None:
     print(f"Goal: every game's actions/s (fast) >= python_tic_tac_toe's ({reference:,.0f}/s)")
     print(f"Ratios by the wall clock, and [by CPU time: {cpu_reference:,.0f}/s], which other work on the machine")
     print(f"disturbs less (load over the last minute: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
+    ratios = {}  # by game and player count: fast, checked (wall clock), for --processes
     for r in results:
         if r.checked_per_s is not None and r.cpu_checked_per_s is not None:
             fast = statistics.median(r.actions_per_s) / reference
             checked = statistics.median(r.checked_per_s) / reference
+            ratios[f"{r.label}  {r.players} players"] = [fast, checked]
             cpu_fast = statistics.median(r.cpu_actions_per_s) / cpu_reference
             cpu_checked = statistics.median(r.cpu_checked_per_s) / cpu_reference
             mark = "meets the goal" if fast >= 1 else "BELOW the goal"
@@ -304,14 +306,6 @@ def main() -> None:
                 f"checked {checked:5.2f}x [{cpu_checked:5.2f}x]  {mark}"
             )
     if args.with_json:
-        ratios = {
-            f"{r.label}  {r.players} players": [
-                statistics.median(r.actions_per_s) / reference,
-                statistics.median(r.checked_per_s) / reference,
-            ]
-            for r in results
-            if r.checked_per_s is not None
-        }
         print(json.dumps({"pinning": pinning, "reference": reference, "ratios": ratios}))
 
 

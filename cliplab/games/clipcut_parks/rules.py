@@ -501,10 +501,10 @@ def _cut_masks(bits: SheetBits, ends_of_round: RoundEnds, wanted: tuple[int, ...
     return found
 
 
-def _cuts_listed(bits: SheetBits, round_cuts: Iterable[RoundCut], wanted: tuple[int, ...]) -> CutList:
-    """Every legal cut of the `wanted` lengths on a sheet with these bits and this round's cuts: by start
-    point, direction, length."""
-    return CutList(_cut_masks(bits, _round_ends(round_cuts), wanted), wanted)
+def _cuts_listed(bits: SheetBits, ends_of_round: RoundEnds, wanted: tuple[int, ...]) -> CutList:
+    """Every legal cut of the `wanted` lengths on a sheet with these bits, whose cuts of this round end on
+    `ends_of_round`: by start point, direction, length."""
+    return CutList(_cut_masks(bits, ends_of_round, wanted), wanted)
 
 
 # The planning bot asks about the same imagined sheets again and again: each is worked out once while it is
@@ -514,7 +514,7 @@ _cuts_remembered = lru_cache(maxsize=4096)(_cuts_listed)
 
 def _cuts_of(bits: SheetBits, round_cuts: Iterable[RoundCut], lengths: tuple[int, ...]) -> CutList:
     """Every legal cut of the given lengths on a sheet with these bits and this round's cuts."""
-    return _cuts_remembered(bits, tuple(round_cuts), _wanted(lengths))
+    return _cuts_remembered(bits, _round_ends(round_cuts), _wanted(lengths))
 
 
 # A seat's last listing of legal cuts with what it was worked out from: the sheet's bits (the object itself), the
@@ -919,8 +919,7 @@ class ClipCutParks(State):
         kept = self.cuts_kept[seat]
         if kept is not None and kept[0] is bits and kept[1] == made and kept[2] == lengths:
             return kept[3]
-        wanted = _wanted(lengths)
-        listing = CutList(_cut_masks(bits, self.round_ends[seat], wanted), wanted)
+        listing = _cuts_listed(bits, self.round_ends[seat], _wanted(lengths))
         self.cuts_kept[seat] = (bits, made, lengths, listing)
         return listing
 
