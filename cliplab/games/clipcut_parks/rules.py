@@ -702,6 +702,7 @@ def _cost_of(unmet_asks: int) -> Cost:
 CardPlacement = tuple[Placement, frozenset[Cell], int, int]
 Cost = tuple[tuple[str, int], ...]
 Laying = tuple[Place, Cost, frozenset[Cell], Placement]  # a Place, its cost, the spaces it covers, its placement
+OpenCard = tuple[CardRef, ParkCard, int, frozenset[Cell]]  # a face-up card, its free spaces' count, its spaces taken
 
 
 @lru_cache(maxsize=4096)
@@ -1025,11 +1026,23 @@ class ClipCutParks(State):
         top, left = _corner(self.sections[seat][section])
         return [
             Fit(place, tuple(((r + top, c + left), space) for (r, c), space in placement.mapping), cost)
-            for place, cost, _, placement in self._open_layings(seat, section, ref)
+            for place, cost, _, placement in self._open_layings(seat, section, self._open_cards(seat, ref))
         ]
 
-    def _open_layings(self, seat: int, section: int, ref: CardRef | None = None) -> list[Laying]:
-        """The layings behind `fits`: those covering only free spaces, at a cost in tokens the seat holds.
+    def _open_cards(self, seat: int, ref: CardRef | None = None) -> list[OpenCard]:
+        """A seat's face-up cards (or one of them) as `_open_layings` asks about them, worked out once for all
+        of the seat's waiting sections."""
+        covered = self.covered[seat]
+        found = []
+        for card_ref in self.face_up[seat] if ref is None else [ref]:
+            card = card_of(card_ref)
+            taken = frozenset(covered.get(card_ref, ()))
+            found.append((card_ref, card, len(card.cells) - len(taken), taken))
+        return found
+
+    def _open_layings(self, seat: int, section: int, cards: list[OpenCard]) -> list[Laying]:
+        """The layings behind `fits` on these open cards: those covering only free spaces, at a cost in tokens
+        the seat holds.
 
         A laying's cost and Place are worked out only once it is known to cover free spaces, and the squares'
         looks only once a card has room for them: most placements on a card with covered spaces do not, and
@@ -1040,15 +1053,13 @@ class ClipCutParks(State):
         held = self.tokens[seat]
         flips = self.flips
         found: list[Laying] = []
-        for card_ref in self.face_up[seat] if ref is None else [ref]:
-            taken = self.covered[seat].get(card_ref, {}).keys()
-            card = card_of(card_ref)
-            if len(squares) > len(card.cells) - len(taken):
+        for card_ref, card, room, taken in cards:
+            if len(squares) > room:
                 continue  # more squares than free spaces: nothing to work out
             if unshown is None:
                 shown = _shown_bits(sheet_of(self.sheet_number[seat]))
                 unshown = ~int.from_bytes(bytes(map(shown.__getitem__, squares)), "little")
-            for placement, covered, orientation, asks in _free_placements(shape, card, flips, frozenset(taken)):
+            for placement, covered, orientation, asks in _free_placements(shape, card, flips, taken):
                 unmet = asks & unshown
                 cost = _cost_of(unmet) if unmet else ()
                 affordable = True
@@ -1066,8 +1077,9 @@ class ClipCutParks(State):
     def _build_actions(self, seat: int) -> list[Action]:
         actions: list[Action] = []
         voluntary = self.voluntary_crumple
+        cards = self._open_cards(seat)
         for section in self.pending[seat]:
-            layings = self._open_layings(seat, section)
+            layings = self._open_layings(seat, section, cards)
             actions.extend(laying[0] for laying in layings)
             if voluntary or not layings:
                 actions.append(_crumple(section))
@@ -1287,10 +1299,10 @@ class ClipCutParks(State):
             return action.length in self.lengths_to_cut(player) and self.cutting(player).problem(action) is None
         if isinstance(action, Place | Crumple) and stage == "build" and action.section in self.pending[player]:
             if isinstance(action, Crumple):
-                return self.voluntary_crumple or not self._open_layings(player, action.section)
+                return self.voluntary_crumple or not self._open_layings(player, action.section, self._open_cards(player))
             ref = (action.kind, action.card)
             return ref in self.face_up[player] and any(
-                laying[0] == action for laying in self._open_layings(player, action.section, ref)
+                laying[0] == action for laying in self._open_layings(player, action.section, self._open_cards(player, ref))
             )
         return action in self._listed_legal(player)
 
