@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Mapping
+from dataclasses import replace
 
 import pytest
 from clipcut_positions import (
@@ -26,7 +27,7 @@ from clipcut_positions import (
 )
 
 from cliplab.engine import CHANCE, from_json, new_game, to_json
-from cliplab.games.clipcut_parks import ClipCutParks, Cut, Roll
+from cliplab.games.clipcut_parks import ClipCutParks, Cut, Place, Roll
 from cliplab.games.clipcut_parks.content import DIE_FACES
 from cliplab.games.clipcut_parks.rules import (
     _CUT_AT,
@@ -492,6 +493,36 @@ def test_tokens_spent_on_placement(content: pytest.MonkeyPatch) -> None:
     assert costs["place section 1 on park 1 at 0,1 turned 0"] == (("gardener", 1),)
     play(game, "place section 1 on park 1 at 0,0 turned 0")
     assert game.tokens[0] == {"wildlife": 0, "recycling": 0, "gardener": 0}
+
+
+def test_a_placement_picked_from_the_list_and_the_same_placement_named_anew_spend_and_cover_alike(
+    content: pytest.MonkeyPatch,
+) -> None:
+    # The game lays a listed placement by what its listing worked out, and any other by the rules again.
+    use_content(content, park={1: card("w T _")})
+    start = position(sections=[[(0, 0), (0, 1)]], face_up=[P1], tokens={"wildlife": 1, "gardener": 1})
+    for text in ("place section 1 on park 1 at 0,0 turned 0", "place section 1 on park 1 at 0,1 turned 0"):
+        listed, named = start.clone(), start.clone()
+        listed.apply(next(action for action in listed.legal_actions(0) if str(action) == text), 0)
+        play(named, text)
+        assert listed == named and listed.tokens == named.tokens and listed.covered == named.covered
+    assert listed.tokens[0] == {"wildlife": 1, "recycling": 0, "gardener": 0}
+    laid = 0
+    for seed in range(6):
+        rng = random.Random(seed)
+        game = new_game("clipcut_parks", players=2, seed=seed)
+        while not game.is_over():
+            for seat in game.to_move():
+                action = rng.choice(game.legal_actions(seat))
+                if isinstance(action, Place):
+                    twin = game.clone()
+                    twin.apply_fast(replace(action), seat)  # an equal Place that is not the listed object
+                    game.apply(action, seat)
+                    assert twin == game
+                    laid += 1
+                else:
+                    game.apply(action, seat)
+    assert laid > 50
 
 
 def test_sections_are_placed_one_at_a_time_in_the_players_order(content: pytest.MonkeyPatch) -> None:

@@ -176,8 +176,8 @@ def _fields(game: ClipCutParks) -> dict[str, Any]:
     """What a game holds but its configuration and its log, which differ (one game was built, one played),
     and the log positions of its deals and reveals (a built game's cards were dealt before its log began).
     `resume` is left out too: it matters only while a seat chooses the part to keep, which no position is;
-    and `cuts_kept`, which holds only what each seat was last asked to cut."""
-    skip = ("config", "log", "_checkpoints", "reveals", "dealt_at", "resume", "cuts_kept")
+    and `cuts_kept` and `layings_kept`, which hold only what each seat was last asked to cut or to lay."""
+    skip = ("config", "log", "_checkpoints", "reveals", "dealt_at", "resume", "cuts_kept", "layings_kept")
     return {key: value for key, value in vars(game).items() if key not in skip}
 
 

@@ -215,6 +215,13 @@ def _tears(seat: int) -> tuple[TearSheet, ...]:
     return tuple(TearSheet(seat, k) for k in _PAD_NUMBERS)
 
 
+@lru_cache(maxsize=512)
+def _tearing(seat: int, torn: frozenset[int]) -> UniformChoice:
+    """Chance's pick of the sheet `seat` tears off: any pad sheet not torn yet (a new game of one or two players
+    asks again what an earlier one asked)."""
+    return UniformChoice(tuple(compress(_tears(seat), map(not_, map(torn.__contains__, _PAD_NUMBERS)))))
+
+
 @lru_cache(maxsize=32)
 def _deals(kind: str, seat: int) -> tuple[tuple[Deal, ...], tuple[CardRef, ...]]:
     """Each card of a deck dealt to a seat, and the cards as references (keyed by the deck's kind: a deck of
@@ -772,9 +779,9 @@ class ClipCutParks(State):
     # A game is one to three hundred log entries and its state many small lists and dicts: a snapshot every 128
     # entries keeps copying rare, and a rewind replays at most 127 of them (a few milliseconds).
     CHECKPOINT_EVERY: ClassVar[int] = 128
-    # Who moves (from the phase and the stages), each seat's last listing of legal cuts and where its cuts of
-    # this round end.
-    DERIVED: ClassVar[frozenset[str]] = frozenset({"movers", "cuts_kept", "round_ends"})
+    # Who moves (from the phase and the stages), each seat's last listings of legal cuts and layings, and where
+    # its cuts of this round end.
+    DERIVED: ClassVar[frozenset[str]] = frozenset({"movers", "cuts_kept", "layings_kept", "round_ends"})
 
     def _setup(self) -> None:
         n = self.players
@@ -807,6 +814,9 @@ class ClipCutParks(State):
         self.tied: list[tuple[frozenset[Cell], ...]] = [() for _ in range(n)]  # parts to choose from
         self.sections: list[dict[int, tuple[Cell, ...]]] = [{} for _ in range(n)]  # every freed section
         self.pending: list[list[int]] = [[] for _ in range(n)]  # freed, not yet placed or crumpled
+        # Each seat's layings of its last listing of building actions (_build_actions). A laying's cost and
+        # spaces follow from its Place and the section's squares alone, so an old one is still right.
+        self.layings_kept: list[list[Laying]] = [[] for _ in range(n)]
         self.crumpled: list[list[int]] = [[] for _ in range(n)]
         self.face_up: list[list[CardRef]] = [[] for _ in range(n)]
         self.pile: list[list[CardRef]] = [[] for _ in range(n)]  # face down, in drawing order
@@ -843,9 +853,7 @@ class ClipCutParks(State):
     def _chance(self) -> ChanceNode | None:
         if self.phase == "setup":
             if -1 in self.sheet_number:
-                torn = set(self.sheet_number)
-                seat = self.sheet_number.index(-1)
-                return UniformChoice(tuple(compress(_tears(seat), map(not_, map(torn.__contains__, _PAD_NUMBERS)))))
+                return _tearing(self.sheet_number.index(-1), frozenset(self.sheet_number))
             seat, kind = self._next_deal()
             deals, refs = _deals(kind, seat)
             # Every card dealt so far has its Deal's log index in dealt_at.
@@ -1044,19 +1052,20 @@ class ClipCutParks(State):
         """The layings behind `fits` on these open cards: those covering only free spaces, at a cost in tokens
         the seat holds.
 
-        A laying's cost and Place are worked out only once it is known to cover free spaces, and the squares'
-        looks only once a card has room for them: most placements on a card with covered spaces do not, and
-        most sections are too large for some card."""
+        A laying's cost and Place are worked out only once it is known to cover free spaces, and the section's
+        shape and looks only once a card has room for it: most placements on a card with covered spaces do
+        not, and most sections are too large for some card (many for every card)."""
         squares = self.sections[seat][section]  # in sorted order, as a placement's asks count them
-        shape = _shape_of(squares)[1]
-        unshown: int | None = None  # the bits of what the squares do not show, once a card has room for them
+        shape: frozenset[Cell] = frozenset()
+        unshown = 0  # the bits of what the squares do not show
         held = self.tokens[seat]
         flips = self.flips
         found: list[Laying] = []
         for card_ref, card, room, taken in cards:
             if len(squares) > room:
                 continue  # more squares than free spaces: nothing to work out
-            if unshown is None:
+            if not shape:
+                shape = _shape_of(squares)[1]
                 shown = _shown_bits(sheet_of(self.sheet_number[seat]))
                 unshown = ~int.from_bytes(bytes(map(shown.__getitem__, squares)), "little")
             for placement, covered, orientation, asks in _free_placements(shape, card, flips, taken):
@@ -1076,13 +1085,16 @@ class ClipCutParks(State):
 
     def _build_actions(self, seat: int) -> list[Action]:
         actions: list[Action] = []
+        listed: list[Laying] = []
         voluntary = self.voluntary_crumple
         cards = self._open_cards(seat)
         for section in self.pending[seat]:
             layings = self._open_layings(seat, section, cards)
+            listed += layings
             actions.extend(laying[0] for laying in layings)
             if voluntary or not layings:
                 actions.append(_crumple(section))
+        self.layings_kept[seat] = listed
         return actions
 
     def mapping_of(self, seat: int, place: Place) -> tuple[tuple[Cell, Cell], ...]:
@@ -1094,14 +1106,23 @@ class ClipCutParks(State):
 
     def _place(self, seat: int, place: Place) -> None:
         ref = (place.kind, place.card)
-        mapping = self.mapping_of(seat, place)
-        # A legal placement lies on the card and keeps its walkways whole: it spends a token on each requirement
-        # its squares do not meet (tokens_spent, without working out the mapping again).
-        squares = sheet_squares(sheet_of(self.sheet_number[seat]))
-        for token, count in _requirement_tokens(card_of(ref), squares, mapping).items():
-            self.tokens[seat][token] -= count
+        pairs: Iterable[tuple[Cell, Cell]]  # sheet square, card space
+        for laying in self.layings_kept[seat]:
+            if laying[0] is place:  # picked from the seat's last listing, which worked out its cost and spaces
+                _, cost, _, placement = laying
+                pairs = zip(self.sections[seat][place.section], (space for _, space in placement.mapping), strict=True)
+                break
+        else:
+            pairs = self.mapping_of(seat, place)
+            # A legal placement lies on the card and keeps its walkways whole: it spends a token on each
+            # requirement its squares do not meet.
+            squares = sheet_squares(sheet_of(self.sheet_number[seat]))
+            cost = tuple(_requirement_tokens(card_of(ref), squares, pairs).items())
+        held = self.tokens[seat]
+        for token, count in cost:
+            held[token] -= count
         spaces = self.covered[seat].setdefault(ref, {})
-        for square_at, space in mapping:
+        for square_at, space in pairs:
             spaces[space] = (place.section, square_at)
         self.pending[seat].remove(place.section)
 
@@ -1299,11 +1320,13 @@ class ClipCutParks(State):
             return action.length in self.lengths_to_cut(player) and self.cutting(player).problem(action) is None
         if isinstance(action, Place | Crumple) and stage == "build" and action.section in self.pending[player]:
             if isinstance(action, Crumple):
-                return self.voluntary_crumple or not self._open_layings(player, action.section, self._open_cards(player))
+                cards = self._open_cards(player)
+                return self.voluntary_crumple or not self._open_layings(player, action.section, cards)
             ref = (action.kind, action.card)
-            return ref in self.face_up[player] and any(
-                laying[0] == action for laying in self._open_layings(player, action.section, self._open_cards(player, ref))
-            )
+            if ref not in self.face_up[player]:
+                return False
+            layings = self._open_layings(player, action.section, self._open_cards(player, ref))
+            return any(laying[0] == action for laying in layings)
         return action in self._listed_legal(player)
 
     def _why_illegal(self, player: int, action: Action) -> tuple[str, str]:
