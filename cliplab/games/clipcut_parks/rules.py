@@ -20,7 +20,7 @@ from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import compress, pairwise
-from operator import not_
+from operator import itemgetter, not_
 from typing import Any, ClassVar
 
 from cliplab.engine import (
@@ -47,7 +47,6 @@ from cliplab.engine.position import place as cell_at
 from cliplab.grid import (
     DIRECTIONS,
     OPPOSITE,
-    Placement,
     Point,
     Segment,
     Transform,
@@ -704,11 +703,13 @@ def _cost_of(unmet_asks: int) -> Cost:
     return tuple((token, count) for token, mask in _TOKEN_MASKS if (count := (unmet_asks & mask).bit_count()))
 
 
-# A placement of a shape on a card as the rules keep it: the placement, the spaces it covers, its orientation
-# as a Place names it, and its asks (NAME_STRIDE bits for each square of the shape in sorted order).
-CardPlacement = tuple[Placement, frozenset[Cell], int, int]
+# A placement of a shape on a card as the rules keep it: the spaces it covers, its orientation as a Place names
+# it, its asks (NAME_STRIDE bits for each square of the shape in sorted order), the row and column a Place
+# names, and the space each square of the shape covers, in the squares' sorted order.
+CardPlacement = tuple[frozenset[Cell], int, int, int, int, tuple[Cell, ...]]
 Cost = tuple[tuple[str, int], ...]
-Laying = tuple[Place, Cost, frozenset[Cell], Placement]  # a Place, its cost, the spaces it covers, its placement
+Laying = tuple[Place, Cost, tuple[Cell, ...]]  # a Place, its cost, the space each square covers in sorted order
+_PLACE_OF = itemgetter(0)  # a laying's Place
 OpenCard = tuple[CardRef, ParkCard, int, frozenset[Cell]]  # a face-up card, its free spaces' count, its spaces taken
 
 
@@ -722,11 +723,12 @@ def _card_placements(shape: frozenset[Cell], card: ParkCard, flips: bool) -> tup
         covered = placement.cells
         if _keeps_walkways(card, covered):
             transform = placement.transform
+            spaces = tuple(space for _, space in placement.mapping)  # the mapping's squares come sorted
             asks = sum(
-                _NAME_BIT.get(card.requirement(space), 0) << NAME_STRIDE * index
-                for index, (_, space) in enumerate(placement.mapping)  # the mapping's squares come sorted
+                _NAME_BIT.get(card.requirement(space), 0) << NAME_STRIDE * index for index, space in enumerate(spaces)
             )
-            found.append((placement, covered, transform.turns + 4 * transform.flipped, asks))
+            row, col = placement.offset
+            found.append((covered, transform.turns + 4 * transform.flipped, asks, row, col, spaces))
     return tuple(found)
 
 
@@ -737,7 +739,7 @@ def _free_placements(
     """The placements of a shape on a card that cover only spaces not `taken`, in `_card_placements`' order.
     Small shapes and a card's first few layings recur from game to game: most askings are answered here."""
     every = _card_placements(shape, card, flips)
-    return tuple(found for found in every if found[1].isdisjoint(taken)) if taken else every
+    return tuple(found for found in every if found[0].isdisjoint(taken)) if taken else every
 
 
 def _corner(squares: Iterable[Cell]) -> Cell:
@@ -1031,10 +1033,10 @@ class ClipCutParks(State):
 
     def fits(self, seat: int, section: int, ref: CardRef | None = None) -> list[Fit]:
         """Every legal way to lay `section` on one face-up card (or on any of them)."""
-        top, left = _corner(self.sections[seat][section])
+        squares = self.sections[seat][section]
         return [
-            Fit(place, tuple(((r + top, c + left), space) for (r, c), space in placement.mapping), cost)
-            for place, cost, _, placement in self._open_layings(seat, section, self._open_cards(seat, ref))
+            Fit(place, tuple(zip(squares, spaces, strict=True)), cost)
+            for place, cost, spaces in self._open_layings(seat, section, self._open_cards(seat, ref))
         ]
 
     def _open_cards(self, seat: int, ref: CardRef | None = None) -> list[OpenCard]:
@@ -1068,7 +1070,7 @@ class ClipCutParks(State):
                 shape = _shape_of(squares)[1]
                 shown = _shown_bits(sheet_of(self.sheet_number[seat]))
                 unshown = ~int.from_bytes(bytes(map(shown.__getitem__, squares)), "little")
-            for placement, covered, orientation, asks in _free_placements(shape, card, flips, taken):
+            for _, orientation, asks, row, col, spaces in _free_placements(shape, card, flips, taken):
                 unmet = asks & unshown
                 cost = _cost_of(unmet) if unmet else ()
                 affordable = True
@@ -1078,9 +1080,7 @@ class ClipCutParks(State):
                         break
                 if not affordable:
                     continue
-                row, col = placement.offset
-                place = _place(section, card_ref[0], card_ref[1], row, col, orientation)
-                found.append((place, cost, covered, placement))
+                found.append((_place(section, card_ref[0], card_ref[1], row, col, orientation), cost, spaces))
         return found
 
     def _build_actions(self, seat: int) -> list[Action]:
@@ -1091,7 +1091,7 @@ class ClipCutParks(State):
         for section in self.pending[seat]:
             layings = self._open_layings(seat, section, cards)
             listed += layings
-            actions.extend(laying[0] for laying in layings)
+            actions.extend(map(_PLACE_OF, layings))
             if voluntary or not layings:
                 actions.append(_crumple(section))
         self.layings_kept[seat] = listed
@@ -1109,8 +1109,8 @@ class ClipCutParks(State):
         pairs: Iterable[tuple[Cell, Cell]]  # sheet square, card space
         for laying in self.layings_kept[seat]:
             if laying[0] is place:  # picked from the seat's last listing, which worked out its cost and spaces
-                _, cost, _, placement = laying
-                pairs = zip(self.sections[seat][place.section], (space for _, space in placement.mapping), strict=True)
+                _, cost, covering = laying
+                pairs = zip(self.sections[seat][place.section], covering, strict=True)
                 break
         else:
             pairs = self.mapping_of(seat, place)
