@@ -10,7 +10,9 @@ itself to the core that was idle longest in the second before it starts, and say
 
 When open_spiel is installed, the same random playouts are timed for OpenSpiel's pure-Python
 `python_tic_tac_toe` and its C++ `dots_and_boxes` (5x5 boxes), and each cliplab game's actions per second
-is compared with python_tic_tac_toe's: our goal is to be at or above it.
+is compared with python_tic_tac_toe's: our goal is to be at or above it. Each timed batch of a cliplab game is
+followed by a batch of python_tic_tac_toe that takes about as long, and the ratio is the median of the
+batches' ratios: a stretch of time in which the machine runs slower weighs on both sides of a ratio.
 
 A second table gives, per game, the cost of what bots ask for on every decision: a seat's view
 (`state.view(seat)`), the spectator view (`state.view(None)`), a clone, and a determinized sample of a
@@ -40,7 +42,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import metadata
 
 from cliplab.engine import State, games, spec
@@ -49,15 +51,25 @@ Playout = Callable[[int, random.Random], int]  # plays one game (seed, rng), ret
 
 
 @dataclass
-class Result:
-    label: str
-    players: str
+class Timed:
+    """One figure, by timed batch: games and actions a second by the wall clock, and actions a second of this
+    process's CPU time; when timed beside the reference, each batch's ratio to the reference batch right after
+    it, by the wall clock and by CPU time."""
+
     games_per_s: list[float]
     actions_per_s: list[float]
     actions: int  # actions per game, averaged over the timed games
-    cpu_actions_per_s: list[float]  # actions per second of this process's CPU time
-    checked_per_s: list[float] | None = None
-    cpu_checked_per_s: list[float] | None = None
+    cpu_actions_per_s: list[float]
+    ratios: list[float] = field(default_factory=list)
+    cpu_ratios: list[float] = field(default_factory=list)
+
+
+@dataclass
+class Result:
+    label: str
+    players: str
+    fast: Timed
+    checked: Timed | None = None
 
 
 def cliplab_playout(name: str, players: int, checked: bool) -> Playout:
@@ -97,29 +109,48 @@ WARM_SHARE = 1 / 3
 WARM_SEEDS = 1_000_000  # the warm-up's first seed
 
 
-def measure(
-    play: Playout, budget: float, repeats: int, batch: int | None
-) -> tuple[list[float], list[float], int, list[float]]:
-    """Games/s, actions/s, actions per game, and actions per CPU-second of `repeats` batches (sized to fill
-    what the warm-up leaves of `budget` seconds, unless given)."""
+def measure(play: Playout, budget: float, repeats: int, batch: int | None, beside: Playout | None = None) -> Timed:
+    """`repeats` timed batches of games, sized to fill what the warm-up leaves of `budget` seconds (unless
+    given). With `beside`, each batch is followed by a batch of that reference game that takes about as long,
+    so that whatever else slows the machine for a while weighs on the batch and its reference alike."""
     start, warm = time.perf_counter(), 0
     while warm == 0 or time.perf_counter() - start < budget * WARM_SHARE:
         play(WARM_SEEDS + warm, random.Random(WARM_SEEDS + warm))
         warm += 1
     per_game = (time.perf_counter() - start) / warm
-    batch = batch or max(1, round(budget * (1 - WARM_SHARE) / repeats / per_game))
-    games_per_s, actions_per_s, cpu_actions_per_s, total = [], [], [], 0
+    timed = budget * (1 - WARM_SHARE) / (2 if beside else 1)  # the reference's batches take the other half
+    batch = batch or max(1, round(timed / repeats / per_game))
+    beside_batch = 0
+    if beside is not None:
+        start, warm = time.perf_counter(), 0
+        while warm == 0 or time.perf_counter() - start < 0.1:
+            beside(WARM_SEEDS + warm, random.Random(WARM_SEEDS + warm))
+            warm += 1
+        beside_batch = max(1, round(batch * per_game / ((time.perf_counter() - start) / warm)))
+    figure = Timed([], [], 0, [])
+    total = 0
     for repeat in range(repeats):
-        rng = random.Random(repeat)
-        gc.collect()
-        begin, cpu_begin = time.perf_counter(), time.process_time()
-        actions = sum(play(repeat * batch + i, rng) for i in range(batch))
-        elapsed, cpu = time.perf_counter() - begin, time.process_time() - cpu_begin
-        games_per_s.append(batch / elapsed)
-        actions_per_s.append(actions / elapsed)
-        cpu_actions_per_s.append(actions / cpu)
+        games, actions, elapsed, cpu = _timed_batch(play, repeat * batch, batch, random.Random(repeat))
+        figure.games_per_s.append(games / elapsed)
+        figure.actions_per_s.append(actions / elapsed)
+        figure.cpu_actions_per_s.append(actions / cpu)
         total += actions
-    return games_per_s, actions_per_s, round(total / (repeats * batch)), cpu_actions_per_s
+        if beside is not None:
+            _, beside_actions, beside_elapsed, beside_cpu = _timed_batch(
+                beside, repeat * beside_batch, beside_batch, random.Random(repeat)
+            )
+            figure.ratios.append(actions / elapsed / (beside_actions / beside_elapsed))
+            figure.cpu_ratios.append(actions / cpu / (beside_actions / beside_cpu))
+    figure.actions = round(total / (repeats * batch))
+    return figure
+
+
+def _timed_batch(play: Playout, first_seed: int, games: int, rng: random.Random) -> tuple[int, int, float, float]:
+    """Games, actions, wall-clock seconds and CPU seconds of `games` games from seed `first_seed` on."""
+    gc.collect()
+    begin, cpu_begin = time.perf_counter(), time.process_time()
+    actions = sum(play(first_seed + i, rng) for i in range(games))
+    return games, actions, time.perf_counter() - begin, time.process_time() - cpu_begin
 
 
 VIEW_GAMES = 6  # seeded random games per game whose positions the view table times
@@ -268,51 +299,46 @@ def main() -> None:
     if args.views_only:
         return
 
+    tic_tac_toe = openspiel_playout(openspiel[0]) if openspiel else None
     results = []
     for name, players in cases:
-        games_s, actions_s, actions, cpu_s = measure(
-            cliplab_playout(name, players, False), budget, args.repeats, args.games
-        )
-        _, checked_s, _, cpu_checked_s = measure(cliplab_playout(name, players, True), budget, args.repeats, args.games)
-        results.append(Result(name, str(players), games_s, actions_s, actions, cpu_s, checked_s, cpu_checked_s))
-    reference = None
+        fast = measure(cliplab_playout(name, players, False), budget, args.repeats, args.games, tic_tac_toe)
+        checked = measure(cliplab_playout(name, players, True), budget, args.repeats, args.games, tic_tac_toe)
+        results.append(Result(name, str(players), fast, checked))
     if openspiel:
-        tic_tac_toe, dots_and_boxes = openspiel
-        for label, game in [
-            ("OpenSpiel python_tic_tac_toe (pure Python)", tic_tac_toe),
-            ("OpenSpiel dots_and_boxes 5x5 (C++)", dots_and_boxes),
-        ]:
-            results.append(Result(label, "2", *measure(openspiel_playout(game), budget, args.repeats, args.games)))
-        reference = statistics.median(results[-2].actions_per_s)
-        cpu_reference = statistics.median(results[-2].cpu_actions_per_s)
+        for label, game in zip(
+            ["OpenSpiel python_tic_tac_toe (pure Python)", "OpenSpiel dots_and_boxes 5x5 (C++)"], openspiel, strict=True
+        ):
+            results.append(Result(label, "2", measure(openspiel_playout(game), budget, args.repeats, args.games)))
 
     width = max(len(result.label) for result in results)
     print(f"{'game':<{width}}  pl  {'games/s':>26}  {'actions/s (fast)':>28}  act/game  {'actions/s (checked)':>28}")
     for r in results:
+        checked_per_s = r.checked.actions_per_s if r.checked else None
         print(
-            f"{r.label:<{width}}  {r.players:>2}  {spread(r.games_per_s):>26}  {spread(r.actions_per_s):>28}  "
-            f"{r.actions:>8}  {spread(r.checked_per_s):>28}"
+            f"{r.label:<{width}}  {r.players:>2}  {spread(r.fast.games_per_s):>26}  "
+            f"{spread(r.fast.actions_per_s):>28}  {r.fast.actions:>8}  {spread(checked_per_s):>28}"
         )
 
     print()
-    if reference is None:
+    if not openspiel:
         print('OpenSpiel is not installed, so there is no reference: pip install -e ".[bench]"')
         return
-    print(f"Goal: every game's actions/s (fast) >= python_tic_tac_toe's ({reference:,.0f}/s)")
-    print(f"Ratios by the wall clock, and [by CPU time: {cpu_reference:,.0f}/s], which other work on the machine")
-    print(f"disturbs less (load over the last minute: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
+    reference = statistics.median(results[-2].fast.actions_per_s)
+    print(f"Goal: every game's actions/s (fast) >= python_tic_tac_toe's ({reference:,.0f}/s in its own batches)")
+    print("Ratios: each batch of a game against the batch of python_tic_tac_toe timed right after it, median over")
+    print("the batches; by the wall clock, and [by CPU time], which other work on the machine disturbs less")
+    print(f"(load over the last minute: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
     ratios = {}  # by game and player count: fast, checked (wall clock), for --processes
     for r in results:
-        if r.checked_per_s is not None and r.cpu_checked_per_s is not None:
-            fast = statistics.median(r.actions_per_s) / reference
-            checked = statistics.median(r.checked_per_s) / reference
-            ratios[f"{r.label}  {r.players} players"] = [fast, checked]
-            cpu_fast = statistics.median(r.cpu_actions_per_s) / cpu_reference
-            cpu_checked = statistics.median(r.cpu_checked_per_s) / cpu_reference
-            mark = "meets the goal" if fast >= 1 else "BELOW the goal"
+        if r.checked is not None:
+            on_fast, on_checked = statistics.median(r.fast.ratios), statistics.median(r.checked.ratios)
+            ratios[f"{r.label}  {r.players} players"] = [on_fast, on_checked]
+            cpu_fast, cpu_checked = statistics.median(r.fast.cpu_ratios), statistics.median(r.checked.cpu_ratios)
+            mark = "meets the goal" if on_fast >= 1 else "BELOW the goal"
             print(
-                f"  {r.label:<{width}}  {r.players:>2} players  fast {fast:5.2f}x [{cpu_fast:5.2f}x]  "
-                f"checked {checked:5.2f}x [{cpu_checked:5.2f}x]  {mark}"
+                f"  {r.label:<{width}}  {r.players:>2} players  fast {on_fast:5.2f}x [{cpu_fast:5.2f}x]  "
+                f"checked {on_checked:5.2f}x [{cpu_checked:5.2f}x]  {mark}"
             )
     if args.with_json:
         print(json.dumps({"pinning": pinning, "reference": reference, "ratios": ratios}))
