@@ -113,30 +113,20 @@ def measure(play: Playout, budget: float, repeats: int, batch: int | None, besid
     """`repeats` timed batches of games, sized to fill what the warm-up leaves of `budget` seconds (unless
     given). With `beside`, each batch is followed by a batch of that reference game that takes about as long,
     so that whatever else slows the machine for a while weighs on the batch and its reference alike."""
-    start, warm = time.perf_counter(), 0
-    while warm == 0 or time.perf_counter() - start < budget * WARM_SHARE:
-        play(WARM_SEEDS + warm, random.Random(WARM_SEEDS + warm))
-        warm += 1
-    per_game = (time.perf_counter() - start) / warm
+    per_game = _warm_up(play, budget * WARM_SHARE)
     timed = budget * (1 - WARM_SHARE) / (2 if beside else 1)  # the reference's batches take the other half
     batch = batch or max(1, round(timed / repeats / per_game))
-    beside_batch = 0
-    if beside is not None:
-        start, warm = time.perf_counter(), 0
-        while warm == 0 or time.perf_counter() - start < 0.1:
-            beside(WARM_SEEDS + warm, random.Random(WARM_SEEDS + warm))
-            warm += 1
-        beside_batch = max(1, round(batch * per_game / ((time.perf_counter() - start) / warm)))
+    beside_batch = 0 if beside is None else max(1, round(batch * per_game / _warm_up(beside, 0.1)))
     figure = Timed([], [], 0, [])
     total = 0
     for repeat in range(repeats):
-        games, actions, elapsed, cpu = _timed_batch(play, repeat * batch, batch, random.Random(repeat))
-        figure.games_per_s.append(games / elapsed)
+        actions, elapsed, cpu = _timed_batch(play, repeat * batch, batch, random.Random(repeat))
+        figure.games_per_s.append(batch / elapsed)
         figure.actions_per_s.append(actions / elapsed)
         figure.cpu_actions_per_s.append(actions / cpu)
         total += actions
         if beside is not None:
-            _, beside_actions, beside_elapsed, beside_cpu = _timed_batch(
+            beside_actions, beside_elapsed, beside_cpu = _timed_batch(
                 beside, repeat * beside_batch, beside_batch, random.Random(repeat)
             )
             figure.ratios.append(actions / elapsed / (beside_actions / beside_elapsed))
@@ -145,12 +135,21 @@ def measure(play: Playout, budget: float, repeats: int, batch: int | None, besid
     return figure
 
 
-def _timed_batch(play: Playout, first_seed: int, games: int, rng: random.Random) -> tuple[int, int, float, float]:
-    """Games, actions, wall-clock seconds and CPU seconds of `games` games from seed `first_seed` on."""
+def _warm_up(play: Playout, seconds: float) -> float:
+    """Plays untimed games on the warm-up's seeds for `seconds` (at least one game); returns seconds a game."""
+    start, warm = time.perf_counter(), 0
+    while warm == 0 or time.perf_counter() - start < seconds:
+        play(WARM_SEEDS + warm, random.Random(WARM_SEEDS + warm))
+        warm += 1
+    return (time.perf_counter() - start) / warm
+
+
+def _timed_batch(play: Playout, first_seed: int, games: int, rng: random.Random) -> tuple[int, float, float]:
+    """Actions, wall-clock seconds and CPU seconds of `games` games from seed `first_seed` on."""
     gc.collect()
     begin, cpu_begin = time.perf_counter(), time.process_time()
     actions = sum(play(first_seed + i, rng) for i in range(games))
-    return games, actions, time.perf_counter() - begin, time.process_time() - cpu_begin
+    return actions, time.perf_counter() - begin, time.process_time() - cpu_begin
 
 
 VIEW_GAMES = 6  # seeded random games per game whose positions the view table times
