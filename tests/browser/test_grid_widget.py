@@ -21,6 +21,7 @@ pytestmark = pytest.mark.browser
 KERNEL_TIMEOUT_MS = 60_000  # generous: a busy machine starts kernels slowly
 ANSWER_TIMEOUT_MS = 10_000
 SKY, GREEN = "#56B4E9", "#009E73"  # PALETTE["sky"], PALETTE["green"]
+ORANGE, PAPER = "#E69F00", "#FBF8EF"  # PALETTE["orange"], PALETTE["paper"]
 UNIT = 40  # viewBox pixels per cell (cliplab.ui.svg.UNIT)
 
 # The notebook under test. Every handler redraws the scene, so what the browser shows came from Python.
@@ -906,6 +907,73 @@ def test_a_picture_sent_whole_from_the_one_on_screen_is_patched_not_redrawn(
         )
     assert page.locator(".widget-label", has_text="sent whole").inner_text() == "sent whole 2"
     assert untouched.get_attribute("data-untouched") == ""
+
+
+# A card whose handler answers slowly: a press held on a cell outlasts the answer to the click before it.
+HELD_SETUP = """\
+import time
+
+import ipywidgets as widgets
+
+from cliplab.ui import Board, Cell, Scene
+from cliplab.ui.widget import Grid
+
+fills = {}
+counter = widgets.Label("Intents handled: 0")
+
+
+def scene():
+    cells = tuple(Cell((r, c), fill=fills.get((r, c), "paper")) for r in range(3) for c in range(3))
+    return Scene(boards=(Board("card", "Card", 3, 3, cells=cells, clickable=("cell",)),))
+
+
+def clicked(intent):
+    time.sleep(0.4)
+    fills[intent.at] = "paper" if fills.get(intent.at) == "orange" else "orange"
+    grid.show(scene())
+    counter.value = f"Intents handled: {int(counter.value.split()[-1]) + 1}"
+
+
+grid = Grid(scene())
+grid.on("cell", clicked)
+"""
+
+
+def test_a_cell_redrawn_while_a_button_is_held_on_it_still_takes_the_click(
+    tmp_path: Path, voila_server: Any, page: Page, js_errors: Any
+) -> None:
+    # A changed cell is swapped for its new markup, but not the one pressed: the browser would send the
+    # release's click to no cell, and the click would be lost.
+    path = _write_notebook(tmp_path / "held.ipynb", HELD_SETUP, "display(grid, counter)")
+    page.goto(voila_server(path).url, wait_until="commit", timeout=KERNEL_TIMEOUT_MS)
+    root = page.locator("div.cl-grid")
+    _wait_for_widget(root, js_errors)
+    held = root.locator("g[data-kind=cell][data-r='1'][data-c='1']")
+    other = root.locator("g[data-kind=cell][data-r='0'][data-c='0']")
+    counter = page.locator(".widget-label", has_text="Intents handled")
+    page.mouse.click(*_centre(other))
+    js_errors.wait_until(
+        lambda: counter.inner_text() == "Intents handled: 1", "the first click is answered", timeout=ANSWER_TIMEOUT_MS
+    )
+    page.mouse.click(*_centre(held))  # answered 0.4 s later, while the next press is held
+    page.mouse.down()
+    js_errors.wait_until(
+        lambda: held.locator("rect").get_attribute("fill") == ORANGE,
+        "the held cell turns orange",
+        timeout=ANSWER_TIMEOUT_MS,
+    )
+    page.mouse.up()
+    js_errors.wait_until(
+        lambda: counter.inner_text() == "Intents handled: 3",
+        "the released click is answered",
+        timeout=ANSWER_TIMEOUT_MS,
+    )
+    js_errors.wait_until(
+        lambda: held.locator("rect").get_attribute("fill") == PAPER,
+        "the held cell is paper again",
+        timeout=ANSWER_TIMEOUT_MS,
+    )
+    assert other.locator("rect").get_attribute("fill") == ORANGE
 
 
 # Kept on the widget's root when a redraw lands: how long after the click, the clicked cell's fill, and where the
