@@ -195,7 +195,6 @@ function render({ model, el }) {
   let place = null; // where the held piece would land: {board, r, c} (top-left cell) or null
   let pointer = null; // last pointer position over the stage {x, y}
   let press = null; // pointerdown on a tray piece: {id, anchor, x, y, pointerId, dragging}
-  let pressed = null; // the element a button is held down on: a redraw keeps it (see patchNodes)
   let swallowClick = false;
   let ghost = null; // {el, inner, key}
   let shownNotice = null; // the notice dict on screen
@@ -432,10 +431,7 @@ function render({ model, el }) {
       const node = path.reduce((parent, index) => parent && markupChild(parent, index), svg);
       if (node?.nodeName !== fresh[i]?.nodeName) throw new Error(`grid: no <${fresh[i]?.nodeName}> at [${path}] to patch`);
       inBoards &&= node.parentNode.closest(".cl-board") !== null;
-      // A cell is swapped whole (a click's answer is drawn 0.3 ms sooner than by changing its parts one by
-      // one), unless a button is held down on it: the browser sends no click to an element it no longer has.
-      const swapped = node.getAttribute("data-kind") === "cell" && !node.contains(pressed);
-      if (!swapped && differences(node, fresh[i], PATCH_LIMIT) <= PATCH_LIMIT) {
+      if (differences(node, fresh[i], PATCH_LIMIT) <= PATCH_LIMIT) {
         patch(node, fresh[i]);
       } else {
         fresh[i].append(...ownNodes(node));
@@ -461,10 +457,9 @@ function render({ model, el }) {
     return [...node.children].filter(isOwn);
   }
 
-  /** Makes `old` the same as `fresh` (both elements of one name) by changing only what differs: a redraw
-   * that changes a board's marks restyles those, not the whole board, and the elements under the pointer,
-   * the focus and a running animation stay the same. `fresh`'s nodes may be moved into `old`; our own nodes
-   * stay. */
+  /** Makes `old` the same as `fresh` (both elements of one name) by changing only what differs: a click
+   * that recolours one cell then restyles that cell, not the whole picture, and the elements the pointer
+   * and the focus are on stay the same. `fresh`'s nodes may be moved into `old`; our own nodes stay. */
   function patch(old, fresh) {
     patchAttributes(old, fresh);
     const olds = [...old.childNodes].filter((n) => !isOwn(n));
@@ -1592,13 +1587,10 @@ function render({ model, el }) {
     hideNotice();
     stage.focus({ preventScroll: true });
   });
-  // A press anywhere is remembered (see patchNodes); unless it is on the notice, it dismisses the notice.
+  // A click anywhere but on the notice dismisses it.
   on(document, "pointerdown", (event) => {
-    pressed = event.target instanceof Element ? event.target : null;
     if (shownNotice && !(event.target instanceof Node && notice.contains(event.target))) hideNotice();
   }, { capture: true });
-  // Released anywhere, on the board or off it: no element is held down any more.
-  for (const type of ["pointerup", "pointercancel"]) on(document, type, () => { pressed = null; }, { capture: true });
   on(stage, "focus", () => {
     // Reached with Tab (not a click): show where the arrow keys are.
     if (stage.matches(":focus-visible")) root.classList.add("cl-kbd");

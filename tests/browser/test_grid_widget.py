@@ -942,8 +942,8 @@ grid.on("cell", clicked)
 def test_a_cell_redrawn_while_a_button_is_held_on_it_still_takes_the_click(
     tmp_path: Path, voila_server: Any, page: Page, js_errors: Any
 ) -> None:
-    # A changed cell is swapped for its new markup, but not the one pressed: the browser would send the
-    # release's click to no cell, and the click would be lost.
+    # A redraw changes the pressed cell in place. Swapped for a new element, it would lose the click: the browser
+    # sends none when the element pressed is gone by the release.
     path = _write_notebook(tmp_path / "held.ipynb", HELD_SETUP, "display(grid, counter)")
     page.goto(voila_server(path).url, wait_until="commit", timeout=KERNEL_TIMEOUT_MS)
     root = page.locator("div.cl-grid")
