@@ -16,11 +16,16 @@ drives the system Chromium, headless, through Playwright. It measures:
     segments and points) with three 3x3 cards (separate boards), re-shown from a Python click handler;
     after each redraw the page reads div.cl-grid's data-render-ms. Goal: under 16 ms (one frame).
 
+With --against TREE (a folder holding another version's cliplab/ and widgets/, such as a `git worktree` of
+an older commit), (a) also clicks the grid on pages of a third server whose kernels import cliplab from TREE,
+in the same alternating batches: two versions of the widget compared in one run, where separate runs of this
+bench differ by more than most changes do. (a) prints each grid's render-ms (the page's drawing of the answer).
+
 Clicks are 150 ms apart (see GAP_MS). Medians and p95 (nearest rank) exclude a few warm-up rounds. (a) and
 (c) run on a second server whose pages are cross-origin isolated, for a clock in 5 us steps (ISOLATION_HEADERS).
 Run:
 
-    .venv/bin/python bench/widget_latency.py [--clicks N] [--loads N] [--redraws N]
+    .venv/bin/python bench/widget_latency.py [--clicks N] [--loads N] [--redraws N] [--against TREE]
 """
 
 from __future__ import annotations
@@ -249,9 +254,9 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def voila(folder: Path, log_path: Path, isolated: bool) -> Iterator[str]:
-    """This environment's Voila on `folder`, its pages cross-origin isolated or not; yields the base URL;
-    stops the server by its PID."""
+def voila(folder: Path, log_path: Path, isolated: bool, tree: Path | None = None) -> Iterator[str]:
+    """This environment's Voila on `folder`, its pages cross-origin isolated or not, its kernels importing
+    cliplab from `tree` when given; yields the base URL; stops the server by its PID."""
     home = log_path.with_suffix(".home")
     env = dict(os.environ)
     for name, sub in [("JUPYTER_CONFIG_DIR", "config"), ("JUPYTER_DATA_DIR", "data"),
@@ -259,6 +264,8 @@ def voila(folder: Path, log_path: Path, isolated: bool) -> Iterator[str]:
         (home / sub).mkdir(parents=True, exist_ok=True)
         env[name] = str(home / sub)
     env.pop("JUPYTER_PATH", None)
+    if tree is not None:
+        env["PYTHONPATH"] = str(tree)
     if isolated:
         settings = {"Voila": {"tornado_settings": {"headers": ISOLATION_HEADERS}}}
         (home / "config" / "voila.json").write_text(json.dumps(settings))
@@ -330,23 +337,28 @@ def clicks(page: Page, kind: str, n: int, start: int) -> list[list[float | None]
 # --------------------------------------------------------------------------- the three measurements
 
 
-def measure_clicks(pages: Pages, total: int) -> tuple[list[float], list[float]]:
-    grid_page, _ = pages.open("grid.ipynb")
-    button_page, _ = pages.open("button.ipynb")
-    clicks(grid_page, "grid", WARMUP_CLICKS, 0)
-    clicks(button_page, "button", WARMUP_CLICKS, 0)
-    grid: list[float] = []
-    button: list[float] = []
+def measure_clicks(pages: Pages, total: int, against: Pages | None) -> dict[str, list[float]]:
+    """Round trips of clicks on the grid, the Button and (from `against`) the other tree's grid, in
+    alternating batches; and, under "<name> render-ms", each grid's drawing of the answers."""
+    opened = {"grid": pages.open("grid.ipynb")[0], "button": pages.open("button.ipynb")[0]}
+    if against is not None:
+        opened["against"] = against.open("grid.ipynb")[0]
+    kinds = {name: "button" if name == "button" else "grid" for name in opened}
+    for name, page in opened.items():
+        clicks(page, kinds[name], WARMUP_CLICKS, 0)
+    times: dict[str, list[float]] = {}
     done = 0
     while done < total:
         n = min(BATCH, total - done)
-        start = WARMUP_CLICKS + done
-        grid += [float(rt) for rt, _ in clicks(grid_page, "grid", n, start)]  # type: ignore[arg-type]
-        button += [float(rt) for rt, _ in clicks(button_page, "button", n, start)]  # type: ignore[arg-type]
+        for name, page in opened.items():
+            for round_trip, render_ms in clicks(page, kinds[name], n, WARMUP_CLICKS + done):
+                times.setdefault(name, []).append(float(round_trip))  # type: ignore[arg-type]
+                if kinds[name] == "grid":
+                    times.setdefault(f"{name} render-ms", []).append(float(render_ms))  # type: ignore[arg-type]
         done += n
-    pages.close(grid_page)
-    pages.close(button_page)
-    return grid, button
+    for page in opened.values():
+        pages.close(page)
+    return times
 
 
 def measure_loads(pages: Pages, loads: int) -> tuple[list[float], list[float]]:
@@ -392,13 +404,19 @@ def goal(label: str, value: str, ok: bool) -> str:
 
 def report(args: argparse.Namespace, chromium: str, results: dict[str, Any], seconds: float) -> str:
     ms = "{:8.2f}".format
-    grid_c, button_c = results["clicks"]
+    clicked = results["clicks"]
+    grid_c, button_c = clicked["grid"], clicked["button"]
     grid_l, bare_l = results["loads"]
     render, redraw_rt = results["redraws"]
     click_ratio = statistics.median(grid_c) / statistics.median(button_c)
     load_ratio = statistics.median(grid_l) / statistics.median(bare_l)
-    rows = [
-        ("(a) click -> DOM, grid cell", grid_c),
+    rows = [("(a) click -> DOM, grid cell", grid_c), ("(a) grid's render-ms", clicked["grid render-ms"])]
+    if args.against:
+        rows += [
+            ("(a) the same, grid of --against", clicked["against"]),
+            ("(a) its render-ms", clicked["against render-ms"]),
+        ]
+    rows += [
         ("(a) click -> DOM, ipywidgets Button", button_c),
         ("(b) open -> board interactive", grid_l),
         ("(b) open -> bare output shown", bare_l),
@@ -416,6 +434,11 @@ def report(args: argparse.Namespace, chromium: str, results: dict[str, Any], sec
         f"load      {results['load'][0]:.2f} {results['load'][1]:.2f} (1-minute load average before and after the run)",
         f"runs      {args.clicks} clicks each (+{WARMUP_CLICKS} warm-up), {args.loads} loads each (+1 warm-up), "
         f"{args.redraws} redraws (+{WARMUP_REDRAWS} warm-up); p95 = nearest rank",
+        *(
+            [f"against   {args.against}: the grid's cliplab and front end for the rows so marked"]
+            if args.against
+            else []
+        ),
         "",
         f"{'measurement (ms)':<38}{'n':>4}{'median':>9}{'p95':>9}{'min':>9}{'max':>9}",
         "-" * 78,
@@ -435,6 +458,16 @@ def report(args: argparse.Namespace, chromium: str, results: dict[str, Any], sec
             statistics.median(render) < REDRAW_GOAL_MS,
         ),
         goal("(c) redraw render-ms p95 < 16 ms", f"{p95(render):.2f}ms", p95(render) < REDRAW_GOAL_MS),
+    ]
+    if args.against:
+        median = {name: statistics.median(values) for name, values in clicked.items()}
+        lines += [
+            "",
+            f"--against: its grid / Button median click round trip {median['against'] / median['button']:.2f}x; "
+            f"this tree's median click {median['grid'] / median['against']:.3f}x its, render-ms "
+            f"{median['grid render-ms']:.2f} against {median['against render-ms']:.2f}",
+        ]
+    lines += [
         "",
         f"JavaScript errors: {len(results['errors'])}; total run time {seconds:.0f} s",
     ]
@@ -448,9 +481,12 @@ def main() -> int:
     # Five loads each once gave 1.39x and fifteen 1.18x on the same quiet machine: a load's time varies by a third.
     parser.add_argument("--loads", type=int, default=15, help="measured page loads per notebook (default 15)")
     parser.add_argument("--redraws", type=int, default=40, help="measured redraws (default 40)")
+    parser.add_argument("--against", type=Path, help="also click a grid whose cliplab comes from this folder")
     args = parser.parse_args()
     if min(args.clicks, args.loads, args.redraws) < 1:
         parser.error("--clicks, --loads and --redraws must be at least 1")
+    if args.against and not all((args.against / part).is_file() for part in ("cliplab/__init__.py", "widgets/grid.js")):
+        parser.error(f"--against {args.against}: no cliplab/__init__.py and widgets/grid.js in that folder")
     started = time.monotonic()
     load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory(prefix="cliplab-latency-") as tmp:
@@ -458,21 +494,25 @@ def main() -> int:
         folder.mkdir()
         for name, source in [("grid", GRID), ("button", BUTTON), ("bare", BARE), ("redraw", REDRAW)]:
             write_notebook(folder / f"{name}.ipynb", source)
-        logs = [Path(tmp) / "voila.log", Path(tmp) / "voila-isolated.log"]
+        logs = [Path(tmp) / "voila.log", Path(tmp) / "voila-isolated.log", Path(tmp) / "voila-against.log"]
         try:
             with (
                 voila(folder, logs[0], isolated=False) as plain,
                 voila(folder, logs[1], isolated=True) as isolated,
+                voila(folder, logs[2], True, args.against.resolve())
+                if args.against
+                else contextlib.nullcontext() as other,
                 sync_playwright() as playwright,
             ):
                 browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
                 try:
                     as_served, timed_finely = Pages(browser, plain, False), Pages(browser, isolated, True)
+                    against = Pages(browser, other, True) if other else None
                     results: dict[str, Any] = {
                         "loads": measure_loads(as_served, args.loads),
-                        "clicks": measure_clicks(timed_finely, args.clicks),
+                        "clicks": measure_clicks(timed_finely, args.clicks, against),
                         "redraws": measure_redraws(timed_finely, args.redraws),
-                        "errors": as_served.errors + timed_finely.errors,
+                        "errors": as_served.errors + timed_finely.errors + (against.errors if against else []),
                         "load": (load_before, os.getloadavg()[0]),
                     }
                     chromium = browser.version
