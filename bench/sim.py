@@ -20,8 +20,9 @@ of a second measures the pool's hand-over more than the games, and a designer's 
 games.
 
 Run:  .venv/bin/python bench/sim.py [--repeats 3] [--random-games 1000] [--default-games 48] [--skip-10k]
-The machine's load average is printed: on a shared machine other work takes CPU from the workers, so
-beside games per second (wall clock) the table gives games per CPU-second (this process and its workers,
+The run takes about ten minutes and prints its table at the end; a line on stderr after each line-up tells how
+far it has got. The machine's load average is printed: on a shared machine other work takes CPU from the workers,
+so beside games per second (wall clock) the table gives games per CPU-second (this process and its workers,
 from /proc), and from it the games per second the run would reach if the cores were free.
 """
 
@@ -178,6 +179,7 @@ def main() -> int:
         print(f"starting a Dask LocalCluster of 2 worker processes: {time.perf_counter() - start:.1f} s")
 
     rows: list[Row] = []
+    began = time.perf_counter()
     lineups = [("random", args.random_games), ("default", args.default_games)]
     for name in games():
         for bots, count in lineups:
@@ -200,6 +202,8 @@ def main() -> int:
                 pids.append(partial(dask_pids, client))
             measure_together(together, runs, pids, args.repeats)
             rows += together
+            # The table comes at the end, some ten minutes on: say how far the run has got meanwhile.
+            print(f"  measured {name}, {label}: {time.perf_counter() - began:.0f} s in", file=sys.stderr, flush=True)
     if client is not None:
         client.close()
         cluster.close()
