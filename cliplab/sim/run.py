@@ -13,6 +13,7 @@ import multiprocessing
 import os
 import signal
 import sys
+import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
@@ -117,6 +118,36 @@ def _submit_all(
             if attempt:
                 raise
     raise AssertionError("unreachable")
+
+
+@contextmanager
+def _stop_signals_noted() -> Iterator[list[int]]:
+    """The stop signals (Ctrl-C, and SIGTERM where a handler is set) heard while the block runs.
+
+    A handler raises KeyboardInterrupt wherever the main thread is, and some library code drops it:
+    pyarrow probes a column's attributes while a chunk is saved and discards what the probe raises. So
+    each Python handler is wrapped to note its signal, and the run checks the note after every chunk.
+    """
+    heard: list[int] = []
+    if threading.current_thread() is not threading.main_thread():
+        yield heard  # handlers can be set only from the main thread, and only it runs them
+        return
+    wrapped: dict[signal.Signals, Callable[[int, Any], Any]] = {}
+    for number in (signal.SIGINT, signal.SIGTERM):
+        handler = signal.getsignal(number)
+        if callable(handler):
+
+            def noting(signum: int, frame: Any, handler: Callable[[int, Any], Any] = handler) -> Any:
+                heard.append(signum)
+                return handler(signum, frame)
+
+            signal.signal(number, noting)
+            wrapped[number] = handler
+    try:
+        yield heard
+    finally:
+        for number, handler in wrapped.items():
+            signal.signal(number, handler)
 
 
 @contextmanager
@@ -232,7 +263,7 @@ def simulate(
         )
         bar = tqdm(total=games, initial=done, unit="game", desc=setup.game, disable=not progress, file=sys.stderr)
         try:
-            with opened as results:
+            with _stop_signals_noted() as heard, opened as results:
                 for start, stop, part in results:
                     # Kept as the worker sent it: the table is built once, at the end.
                     if store is not None:
@@ -242,6 +273,8 @@ def simulate(
                     bar.update(stop - start)
                     if on_chunk is not None:
                         on_chunk(done, games)
+                    if heard:
+                        raise KeyboardInterrupt  # its handler ran, but what it raised was dropped
         finally:
             bar.close()
     if played:

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import signal
+from contextlib import suppress
 from pathlib import Path
 
 import numpy as np
@@ -15,6 +17,7 @@ from cliplab.kit import declaration
 from cliplab.sim import SimulationError, bot_names, game_seeds, make_setup, play_game, read, simulate
 from cliplab.sim.play import columns, merge
 from cliplab.sim.run import chunks, default_chunks
+from cliplab.sim.store import Store
 
 GAME = "click_crack"
 SHORT = {"round_limit": 6}  # shorter games keep the tests fast; some end by the limit (timeouts)
@@ -191,6 +194,29 @@ def test_interrupted_run_resumes(tmp_path: Path, reference: pd.DataFrame, suffix
     pd.testing.assert_frame_equal(resumed, reference)
     pd.testing.assert_frame_equal(read(out), reference)
     assert not (tmp_path / f"results{suffix}.parts").exists()
+
+
+def test_ctrl_c_that_a_library_swallows_while_a_chunk_is_saved_still_stops_the_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # What CI saw: SIGTERM's KeyboardInterrupt raised inside pyarrow's attribute probe and dropped there,
+    # and the run went on. Here the first save hears Ctrl-C and drops its KeyboardInterrupt the same way.
+    save_part = Store.save_part
+
+    def save_hearing_ctrl_c(store: Store, frame: pd.DataFrame, start: int, stop: int) -> None:
+        if start == 0:
+            with suppress(KeyboardInterrupt):
+                signal.raise_signal(signal.SIGINT)
+        save_part(store, frame, start, stop)
+
+    monkeypatch.setattr(Store, "save_part", save_hearing_ctrl_c)
+    before = signal.getsignal(signal.SIGINT)
+    out = tmp_path / "results.parquet"
+    with pytest.raises(KeyboardInterrupt):
+        _run(12, out=out, chunk_size=3, executor="inline")
+    parts = sorted((tmp_path / "results.parquet.parts").iterdir())
+    assert [part.name for part in parts] == ["part-000000000-000000003.parquet"], "stopped after the first chunk"
+    assert signal.getsignal(signal.SIGINT) is before, "the run put Ctrl-C's handler back"
 
 
 def test_finished_runs_extend_and_refuse_other_runs(tmp_path: Path, reference: pd.DataFrame) -> None:
