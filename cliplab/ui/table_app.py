@@ -318,7 +318,7 @@ class TableApp:
         self.status = self._html("tb-status")
         self.message = self._html("tb-message")
         self.notes = self._html("tb-notes")  # what changed the score, since the last person's action
-        self.score_notes: list[str] = []
+        self.score_notes: list[tuple[str, int]] = []  # each line, and how many times in a row it came
         self.help = self._html("tb-help")
         self.help.value = self._help_html()
         self.clock: Clock = kernel_clock
@@ -800,7 +800,12 @@ class TableApp:
     # ----- score notes --------------------------------------------------------------------------------
 
     def _note(self, line: str) -> None:
-        self.score_notes.append(line)
+        # Bots often repeat a move's effect (a crumpled section each turn at the end of ClipCut Parks): one
+        # line with a count reads better than the same line again and again.
+        if self.score_notes and self.score_notes[-1][0] == line:
+            self.score_notes[-1] = (line, self.score_notes[-1][1] + 1)
+        else:
+            self.score_notes.append((line, 1))
 
     def _note_scores(self, before: State, movers: list[int]) -> None:
         """A note of what the last actions (by `movers`) changed in the scores, if anything."""
@@ -813,7 +818,10 @@ class TableApp:
         recent = self.score_notes[-NOTE_LINES:][::-1]
         self.notes.value = (
             "<ul style='margin:2px 0;padding-left:1.2em;font-size:13px;line-height:1.3;background:#fff8e1'>"
-            + "".join(f"<li>{html.escape(line)}</li>" for line in recent)
+            + "".join(
+                f"<li>{html.escape(line)}" + (f" <i>({times} times in a row)</i>" if times > 1 else "") + "</li>"
+                for line, times in recent
+            )
             + "</ul>"
             if recent
             else ""
