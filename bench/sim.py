@@ -4,12 +4,13 @@ Dask against local processes on the same batch, and whether 10,000 random-bot ga
 finish in under a minute on this machine.
 
 Figures are full `simulate` calls (result rows, tables and all), with the worker pool or Dask cluster
-already started and each line-up's code loaded in them (a few untimed games first); their start-up is
-reported on its own. Each figure is the median of --repeats batches (min-max beside it). In a given round
-every run plays the same seeded games, so a speed-up is the median of the rounds' ratios: batches of long
-games differ from round to round by up to a third. The goals: 2 workers give at least 1.8x the games per
-second of one, and 10,000 random games take under 60 s (that one includes starting the workers). When a
-game misses the 60 s goal, a profile of its random games (in this process) shows where the time goes.
+already started, and each line-up's code loaded and memory grown in them (an untimed batch first); their
+start-up is reported on its own. Each figure is the median of --repeats batches (min-max beside it). In a
+given round every run plays the same seeded games, so a speed-up is the median of the rounds' ratios:
+batches of long games differ from round to round by up to a third. The goals: 2 workers give at least 1.8x
+the games per second of one, and 10,000 random games take under 60 s (that one includes starting the
+workers). When a game misses the 60 s goal, a profile of its random games (in this process) shows where the
+time goes. Dask is measured in a second pass, after the rest: its scheduler shares this process.
 
 Default bots play at least 48 games per batch: their games are long and uneven, and the last game of a
 batch leaves the other worker with nothing to play. With 12 games (6 per worker) the last one or two decided
@@ -20,7 +21,7 @@ of a second measures the pool's hand-over more than the games, and a designer's 
 games.
 
 Run:  .venv/bin/python bench/sim.py [--repeats 3] [--random-games 1000] [--default-games 48] [--skip-10k]
-The run takes about ten minutes and prints its table at the end; a line on stderr after each line-up tells how
+The run takes about thirteen minutes and prints its table at the end; a line on stderr after each line-up tells how
 far it has got. The machine's load average is printed: on a shared machine other work takes CPU from the workers,
 so beside games per second (wall clock) the table gives games per CPU-second (this process and its workers,
 from /proc), and from it the games per second the run would reach if the cores were free.
@@ -38,7 +39,7 @@ import pstats
 import statistics
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -56,6 +57,11 @@ GOAL_SPEEDUP = 1.8
 DEFAULT_BATCH_SECONDS = 8.0  # how long one worker should take over a batch of default-bot games
 GOAL_SECONDS = 60.0
 TEN_THOUSAND = 10_000
+# The table's "how": pass 1 plays each line-up on 1 and 2 workers; pass 2 plays random bots on the local pool
+# and on a Dask LocalCluster of 2 worker processes, with that cluster running.
+ONE, TWO, TWO_BY_DASK, DASK = "1 worker", "2 workers", "2 workers (pass 2)", "Dask (pass 2)"
+Run = Callable[[int], object]  # plays a batch with the given seed
+Pids = Callable[[], list[int]]  # the processes that play it besides this one
 
 
 @dataclass
@@ -103,8 +109,8 @@ def cpu_seconds(pids: Sequence[int]) -> float:
 
 def measure_together(
     rows: Sequence[Row],
-    runs: Sequence[Callable[[int], object]],
-    workers: Sequence[Callable[[], list[int]]],
+    runs: Sequence[Run],
+    workers: Sequence[Pids],
     repeats: int,
 ) -> None:
     """Time the runs in turn, `repeats` rounds, so that each sees the same load from other work on the
@@ -168,7 +174,37 @@ def main() -> int:
     start = time.perf_counter()
     simulate(games()[0], "random", 4, 0, workers=2, chunk_size=1, progress=False)
     print(f"starting 2 local worker processes: {time.perf_counter() - start:.1f} s (once per Python session)")
-    client = None
+
+    rows: list[Row] = []
+    began = time.perf_counter()
+
+    def measure_lineup(name: str, label: str, count: int, runs: Mapping[str, tuple[Run, Pids]]) -> None:
+        together = [Row(name, label, how, count) for how in runs]
+        for run, _ in runs.values():
+            # Untimed: a batch on each, so every process has the code loaded and has grown its memory to
+            # what the batch needs. Page faults cost about 25 us each on this machine: a fresh process's
+            # first 1,000 Click & Crack games took 12,000 of them and a quarter more time than the next.
+            run(999)
+        measure_together(together, [run for run, _ in runs.values()], [pids for _, pids in runs.values()], args.repeats)
+        rows.extend(together)
+        # The table comes at the end, some ten minutes on: say how far the run has got meanwhile.
+        print(f"  measured {name}, {label}: {time.perf_counter() - began:.0f} s in", file=sys.stderr, flush=True)
+
+    # Pass 1, with no Dask cluster: its scheduler runs on a thread of this process, and with it started,
+    # 1 worker (this process) played Swap Clops' random games 8% slower, which flattered 2 workers.
+    lineups = [("random", args.random_games), ("default", args.default_games)]
+    for name in games():
+        for bots, count in lineups:
+            label = make_setup(name, bots).bots_text.split(",")[0]
+            simulate(name, bots, 1, 999, workers=1, progress=False)  # untimed: imports the game's code
+            if bots == "default":
+                count = batch_size(name, count)
+            # 1 worker plays in this process; 2 workers is the local process pool (simulate's defaults).
+            inline = partial(simulate, name, bots, count, workers=1, progress=False)
+            on_pool = partial(simulate, name, bots, count, workers=2, progress=False)
+            measure_lineup(name, label, count, {ONE: (inline, no_pids), TWO: (on_pool, partial(pool_pids, 2))})
+
+    # Pass 2: Dask against the local pool, both with the cluster running.
     if not args.skip_dask:
         from distributed import Client, LocalCluster
 
@@ -177,53 +213,32 @@ def main() -> int:
         client = Client(cluster)
         simulate(games()[0], "random", 4, 0, client=client, chunk_size=1, progress=False)
         print(f"starting a Dask LocalCluster of 2 worker processes: {time.perf_counter() - start:.1f} s")
-
-    rows: list[Row] = []
-    began = time.perf_counter()
-    lineups = [("random", args.random_games), ("default", args.default_games)]
-    for name in games():
-        for bots, count in lineups:
-            label = make_setup(name, bots).bots_text.split(",")[0]
-            # Untimed: the game and bots are imported in this process and in both workers.
-            simulate(name, bots, 1, 999, workers=1, progress=False)
-            simulate(name, bots, 4, 999, workers=2, chunk_size=1, progress=False)
-            if bots == "default":
-                count = batch_size(name, count)
-            # 1 worker plays in this process; 2 workers is the local process pool (simulate's defaults).
-            together = [Row(name, label, "1 worker", count), Row(name, label, "2 workers", count)]
-            runs = [
-                partial(simulate, name, bots, count, workers=1, progress=False),
-                partial(simulate, name, bots, count, workers=2, progress=False),
-            ]
-            pids: list[Callable[[], list[int]]] = [no_pids, partial(pool_pids, 2)]
-            if client is not None and bots == "random":
-                together.append(Row(name, label, "Dask, 2 workers", count))
-                runs.append(partial(simulate, name, bots, count, client=client, progress=False))
-                pids.append(partial(dask_pids, client))
-            measure_together(together, runs, pids, args.repeats)
-            rows += together
-            # The table comes at the end, some ten minutes on: say how far the run has got meanwhile.
-            print(f"  measured {name}, {label}: {time.perf_counter() - began:.0f} s in", file=sys.stderr, flush=True)
-    if client is not None:
+        for name in games():
+            count = args.random_games
+            on_pool = partial(simulate, name, "random", count, workers=2, progress=False)
+            on_dask = partial(simulate, name, "random", count, client=client, progress=False)
+            pool_and_dask = {TWO_BY_DASK: (on_pool, partial(pool_pids, 2)), DASK: (on_dask, partial(dask_pids, client))}
+            measure_lineup(name, "random", count, pool_and_dask)
         client.close()
         cluster.close()
     print(f"\n{load()}\n")
 
     width = max(len(row.game) for row in rows)
-    header = f"{'game':<{width}}  {'bots':<10}  {'how':<16}  {'games':>6}  {'games/s':>24}"
+    ways = max(len(row.how) for row in rows)
+    header = f"{'game':<{width}}  {'bots':<10}  {'how':<{ways}}  {'games':>6}  {'games/s':>24}"
     print(header + f"  {'games/CPU-s':>11}  {'games/s if the cores were free':>30}")
     for row in rows:
         spread = f"{row.median:9,.1f} ({min(row.rates):,.1f}-{max(row.rates):,.1f})"
         cpu = statistics.median(row.cpu_rates)
-        free = cpu * (1 if row.how == "1 worker" else 2)
-        line = f"{row.game:<{width}}  {row.bots:<10}  {row.how:<16}  {row.games:>6}  {spread:>24}"
+        free = cpu * (1 if row.how == ONE else 2)
+        line = f"{row.game:<{width}}  {row.bots:<10}  {row.how:<{ways}}  {row.games:>6}  {spread:>24}"
         print(f"{line}  {cpu:11,.1f}  {free:30,.1f}")
 
     print(f"\nGoal: 2 workers >= {GOAL_SPEEDUP}x the games/s of 1 (median of the rounds' ratios, same games)")
     by_key = {(row.game, row.bots, row.how): row for row in rows}
     for name in games():
         for bots in {row.bots for row in rows if row.game == name}:
-            one, two = by_key.get((name, bots, "1 worker")), by_key.get((name, bots, "2 workers"))
+            one, two = by_key.get((name, bots, ONE)), by_key.get((name, bots, TWO))
             if one and two:
                 speedup = paired_ratio(two.rates, one.rates)
                 mark = "meets the goal" if speedup >= GOAL_SPEEDUP else "BELOW the goal"
@@ -231,7 +246,7 @@ def main() -> int:
                 mark += f" (with the 2 cores free, from CPU time: {free:.2f}x)"
                 # Three decimals: a speed-up just under the goal would read as the goal itself ("1.80x BELOW").
                 print(f"  {name} {bots}: {speedup:.3f}x  {mark}")
-        dask, local = by_key.get((name, "random", "Dask, 2 workers")), by_key.get((name, "random", "2 workers"))
+        dask, local = by_key.get((name, "random", DASK)), by_key.get((name, "random", TWO_BY_DASK))
         if dask and local:
             print(f"  {name} random: Dask {paired_ratio(dask.rates, local.rates):.2f}x the games/s of local processes")
 
@@ -244,7 +259,7 @@ def main() -> int:
             mark = "meets the goal" if seconds < GOAL_SECONDS else "MISSES the goal"
             players = spec(name).default_players
             print(f"  {name} ({players} players): {seconds:.1f} s, {TEN_THOUSAND / seconds:,.0f} games/s  {mark}")
-            single = by_key.get((name, "random", "1 worker"))
+            single = by_key.get((name, "random", ONE))
             if single is not None:
                 idle = TEN_THOUSAND / (2 * statistics.median(single.cpu_rates))
                 print(f"    on an idle 2-core machine (from games per CPU-second): about {idle:.0f} s of play")
