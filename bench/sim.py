@@ -187,7 +187,7 @@ def main() -> int:
             run(999)
         measure_together(together, [run for run, _ in runs.values()], [pids for _, pids in runs.values()], args.repeats)
         rows.extend(together)
-        # The table comes at the end, some ten minutes on: say how far the run has got meanwhile.
+        # The table comes at the end, after every line-up: say how far the run has got meanwhile.
         print(f"  measured {name}, {label}: {time.perf_counter() - began:.0f} s in", file=sys.stderr, flush=True)
 
     # Pass 1, with no Dask cluster: its scheduler runs on a thread of this process, and with it started,
