@@ -210,13 +210,18 @@ def test_ctrl_c_that_a_library_swallows_while_a_chunk_is_saved_still_stops_the_r
         save_part(store, frame, start, stop)
 
     monkeypatch.setattr(Store, "save_part", save_hearing_ctrl_c)
-    before = signal.getsignal(signal.SIGINT)
-    out = tmp_path / "results.parquet"
-    with pytest.raises(KeyboardInterrupt):
-        _run(12, out=out, chunk_size=3, executor="inline")
-    parts = sorted((tmp_path / "results.parquet.parts").iterdir())
-    assert [part.name for part in parts] == ["part-000000000-000000003.parquet"], "stopped after the first chunk"
-    assert signal.getsignal(signal.SIGINT) is before, "the run put Ctrl-C's handler back"
+    # Python's own Ctrl-C handler, also where pytest was started with Ctrl-C ignored (a shell's background
+    # job): Python keeps an ignored SIGINT ignored, and there is then no Ctrl-C to hear.
+    started_with = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        out = tmp_path / "results.parquet"
+        with pytest.raises(KeyboardInterrupt):
+            _run(12, out=out, chunk_size=3, executor="inline")
+        parts = sorted((tmp_path / "results.parquet.parts").iterdir())
+        assert [part.name for part in parts] == ["part-000000000-000000003.parquet"], "stopped after the first chunk"
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler, "the run put Ctrl-C's handler back"
+    finally:
+        signal.signal(signal.SIGINT, started_with)
 
 
 def test_finished_runs_extend_and_refuse_other_runs(tmp_path: Path, reference: pd.DataFrame) -> None:
