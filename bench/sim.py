@@ -107,17 +107,12 @@ def cpu_seconds(pids: Sequence[int]) -> float:
     return total
 
 
-def measure_together(
-    rows: Sequence[Row],
-    runs: Sequence[Run],
-    workers: Sequence[Pids],
-    repeats: int,
-) -> None:
+def measure_together(rows: Sequence[Row], runs: Sequence[tuple[Run, Pids]], repeats: int) -> None:
     """Time the runs in turn, `repeats` rounds, so that each sees the same load from other work on the
     machine; each round uses other seeds (so no game is played twice). The CPU time of this process and of
     the run's worker processes gives games per CPU-second, which other work on the machine does not change."""
     for repeat in range(repeats):
-        for row, run, pids in zip(rows, runs, workers, strict=True):
+        for row, (run, pids) in zip(rows, runs, strict=True):
             before = time.process_time() + cpu_seconds(pids())
             seconds = timed(run, 1000 + repeat)
             used = time.process_time() + cpu_seconds(pids()) - before
@@ -185,7 +180,7 @@ def main() -> int:
             # what the batch needs. Page faults cost about 25 us each on this machine: a fresh process's
             # first 1,000 Click & Crack games took 12,000 of them and a quarter more time than the next.
             run(999)
-        measure_together(together, [run for run, _ in runs.values()], [pids for _, pids in runs.values()], args.repeats)
+        measure_together(together, list(runs.values()), args.repeats)
         rows.extend(together)
         # The table comes at the end, after every line-up: say how far the run has got meanwhile.
         print(f"  measured {name}, {label}: {time.perf_counter() - began:.0f} s in", file=sys.stderr, flush=True)
