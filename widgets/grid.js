@@ -419,27 +419,60 @@ function render({ model, el }) {
     return changed;
   }
 
-  /** Draws the [path, markup] pairs; returns whether every node drawn sits inside a board (a cell, a row). */
+  /** Draws the [path, entry] pairs, each entry a node's markup or (a cell) its description (JSON, from
+   * Python's svg.described); returns whether every node drawn sits inside a board (a cell, a row). */
   function patchNodes(nodes) {
     if (nodes.length === 0) return true;
-    // One parse for all of them, inside an <svg> so that they are parsed as SVG.
-    parser.innerHTML = `<svg xmlns="${SVG_NS}">${nodes.map(([, markup]) => markup).join("")}</svg>`;
-    const fresh = [...parser.content.firstElementChild.children];
+    const marked = nodes.filter(([, entry]) => entry.startsWith("<"));
+    // One parse for all the markup, inside an <svg> so that it is parsed as SVG.
+    if (marked.length) parser.innerHTML = `<svg xmlns="${SVG_NS}">${marked.map(([, markup]) => markup).join("")}</svg>`;
+    const parsed = marked.length ? [...parser.content.firstElementChild.children] : [];
     let inBoards = true;
-    nodes.forEach(([path], i) => {
+    for (const [path, entry] of nodes) {
       // The indices count Python's elements only: our own nodes are skipped wherever they sit.
       const node = path.reduce((parent, index) => parent && markupChild(parent, index), svg);
-      if (node?.nodeName !== fresh[i]?.nodeName) throw new Error(`grid: no <${fresh[i]?.nodeName}> at [${path}] to patch`);
+      const fresh = entry.startsWith("<") ? parsed.shift() : JSON.parse(entry);
+      const name = fresh.nodeName ?? fresh[0];
+      if (node?.nodeName !== name) throw new Error(`grid: no <${name}> at [${path}] to patch`);
       inBoards &&= node.parentNode.closest(".cl-board") !== null;
-      if (differences(node, fresh[i], PATCH_LIMIT) <= PATCH_LIMIT) {
-        patch(node, fresh[i]);
+      if (Array.isArray(fresh)) {
+        match(node, fresh);
+      } else if (differences(node, fresh, PATCH_LIMIT) <= PATCH_LIMIT) {
+        patch(node, fresh);
       } else {
-        fresh[i].append(...ownNodes(node));
-        node.replaceWith(fresh[i]);
+        fresh.append(...ownNodes(node));
+        node.replaceWith(fresh);
       }
-    });
-    parser.content.replaceChildren(); // not innerHTML = "": that starts the HTML parser for nothing
+    }
+    if (marked.length) parser.content.replaceChildren(); // not innerHTML = "": that starts the HTML parser
     return inBoards;
+  }
+
+  /** What `patch` does with a node Python described ([name, attributes, text or children]) rather than
+   * drew: makes `old` (of that name) the same, building only the elements it lacks. */
+  function match(old, [, attributes, content]) {
+    for (const { name } of [...old.attributes]) if (!Object.hasOwn(attributes, name)) old.removeAttribute(name);
+    for (const [name, value] of Object.entries(attributes)) if (old.getAttribute(name) !== value) old.setAttribute(name, value);
+    if (typeof content === "string") {
+      if (old.childElementCount || old.textContent !== content) old.textContent = content;
+      return;
+    }
+    const olds = [...old.childNodes].filter((n) => !isOwn(n));
+    const after = olds.length ? olds[olds.length - 1].nextSibling : old.firstChild;
+    content.forEach((child, i) => {
+      const was = olds[i];
+      if (was?.nodeName === child[0]) match(was, child);
+      else if (was === undefined) old.insertBefore(build(child), after);
+      else was.replaceWith(build(child));
+    });
+    for (const extra of olds.slice(content.length)) extra.remove();
+  }
+
+  function build([name, attributes, content]) {
+    const el = svgEl(name, attributes);
+    if (typeof content === "string") el.textContent = content;
+    else el.append(...content.map(build));
+    return el;
   }
 
   function isOwn(node) {

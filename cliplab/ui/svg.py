@@ -9,11 +9,13 @@ drawn at the origin of their own cells.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
-from html import escape
+from html import escape, unescape
+from typing import Any
 
 from .glyphs import GLYPHS
 from .scene import PALETTE, SEAT_COLOURS, SEAT_GLYPHS, Board, Cell, Edge, Mark, Piece, Preview, Scene, spoken_cell
@@ -452,3 +454,46 @@ def changes(old: Tag, new: Tag, path: tuple[int, ...] = ()) -> list[tuple[int, .
         else:
             found.append((*path, i))
     return found
+
+
+# Reading back a node's markup, which is our own: attributes double-quoted, values and text escaped.
+_MARKUP = re.compile(r'<([a-z][\w-]*)((?:\s+[a-z][\w-]*="[^"]*")*)\s*(/?)>|</([a-z][\w-]*)>|([^<]+)')
+_ATTRIBUTE = re.compile(r'([a-z][\w-]*)="([^"]*)"')
+
+
+@lru_cache(maxsize=8192)  # a click changes a few cells, mostly into cells drawn before
+def described(markup: str) -> str | None:
+    """One element's markup as the widget's front end builds it without parsing markup: JSON [name,
+    {attribute: value}, text or [child, ...]] (values and text unescaped). None for anything else, or for
+    an element that holds both text and elements."""
+    top: list[Any] | None = None
+    inside: list[list[Any]] = []  # the elements open at this point, innermost last
+    at = 0
+    for token in _MARKUP.finditer(markup):
+        name, attributes, closed, end, text = token.groups()
+        if token.start() != at:
+            return None
+        at = token.end()
+        if name:
+            element: list[Any] = [name, {key: unescape(value) for key, value in _ATTRIBUTE.findall(attributes)}, []]
+            if inside:
+                if isinstance(inside[-1][2], str):
+                    return None  # an element beside text
+                inside[-1][2].append(element)
+            elif top is None:
+                top = element
+            else:
+                return None  # a second element
+            if not closed:
+                inside.append(element)
+        elif end:
+            if not inside or inside[-1][0] != end:
+                return None
+            inside.pop()
+        elif not inside or inside[-1][2]:
+            return None  # text outside the element, or beside elements
+        else:
+            inside[-1][2] = unescape(text)
+    if at != len(markup) or inside or top is None:
+        return None
+    return json.dumps(top, separators=(",", ":"))

@@ -39,9 +39,10 @@ class GridWidget(anywidget.AnyWidget):
     _css = FRONT_END / "grid.css"
     # The CSS of every picture, sent once (a still picture carries it in its own <style>).
     scene_style = traitlets.Unicode(svg.STYLE).tag(sync=True)
-    # The picture as last sent whole, and what changed since: each changed node's markup under its path, the
-    # child indices from the <svg> down to it joined by spaces ("1 0 6 5"). A click sends the few cells it
-    # changed, not the picture. (Flat text, not nested lists: the kernel walks every list of a message.)
+    # The picture as last sent whole, and what changed since: each changed node under its path, the child
+    # indices from the <svg> down to it joined by spaces ("1 0 6 5"). A click sends the few cells it changed,
+    # not the picture; a cell goes as `svg.described` puts it, which the page matches without parsing markup,
+    # other nodes as markup. (Text, not nested lists: the kernel walks every list of a message.)
     svg = traitlets.Unicode("").tag(sync=True)
     patch = traitlets.Dict().tag(sync=True)
     # Set with `svg`: the revision whose picture `patch` turns into `svg` (-1: none). A page showing that
@@ -91,6 +92,12 @@ def _geometry(scene: Scene) -> dict[str, Any]:
         },
         "pieces": {p.id: [list(c.at) for c in p.cells] for p in scene.pieces},
     }
+
+
+def _entry(node: Tag | str) -> str:
+    """A node as the widget's `patch` holds it: an element drawn as one string (a cell, a label) described,
+    else its markup."""
+    return (isinstance(node, str) and svg.described(node)) or str(node)
 
 
 class Grid:
@@ -175,12 +182,12 @@ class Grid:
 
     @staticmethod
     def _named(picture: Tag, paths: set[tuple[int, ...]]) -> dict[tuple[int, ...], str] | None:
-        """The markup of `picture`'s nodes at `paths`, but those inside another of them (in its markup
-        already); None when one of them is the <svg> itself."""
+        """`picture`'s nodes at `paths` as the widget's `patch` holds them, but those inside another of them
+        (in its markup already); None when one of them is the <svg> itself."""
         if () in paths:
             return None
         return {
-            path: str(picture.at(path))
+            path: _entry(picture.at(path))
             for path in sorted(paths)
             if not any(path[:n] in paths for n in range(1, len(path)))
         }

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import re
 import xml.etree.ElementTree as ET
 from typing import TYPE_CHECKING
 
@@ -10,7 +12,7 @@ import pytest
 from cliplab.engine import IllegalAction, new_game
 from cliplab.ui import BadMessage, Board, Cell, Edge, Intent, Mark, Piece, Scene, Token, parse_intent, render
 from cliplab.ui.scene import spoken_cell
-from cliplab.ui.svg import STYLE
+from cliplab.ui.svg import STYLE, described, draw_cell
 from cliplab.ui.svg import targets as svg_targets
 
 if TYPE_CHECKING:
@@ -172,14 +174,67 @@ def _drawn(widget: GridWidget) -> ET.Element:
 
 
 def _patched(picture: ET.Element, patch: dict[str, str]) -> ET.Element:
-    """`picture` with each node `patch` names put in place."""
-    for key, markup in patch.items():
+    """`picture` with each node `patch` names put in place, from its markup or its description."""
+    for key, entry in patch.items():
         path = [int(index) for index in key.split()]
         parent = picture
         for index in path[:-1]:
             parent = parent[index]
-        parent[path[-1]] = ET.fromstring(markup.replace("<g ", '<g xmlns="http://www.w3.org/2000/svg" ', 1))
+        parent[path[-1]] = _parsed(entry) if entry.startswith("<") else _built(json.loads(entry))
     return picture
+
+
+def _parsed(markup: str) -> ET.Element:
+    return ET.fromstring(re.sub(r"^<(\w+)", rf'<\1 xmlns="{SVG[1:-1]}"', markup, count=1))
+
+
+def _built(description: list) -> ET.Element:
+    """An element from its description, as the front end builds one."""
+    name, attributes, content = description
+    element = ET.Element(SVG + name, attributes)
+    if isinstance(content, str):
+        element.text = content
+    else:
+        element.extend(_built(child) for child in content)
+    return element
+
+
+@pytest.mark.parametrize(
+    "cell",
+    [
+        Cell((0, 0)),
+        Cell((1, 2), "orange"),
+        Cell((2, 0), "sky", text="7", badge="tree", emphasis=True),
+        Cell((0, 1), "yellow", stamp="star", vacant=True),
+        Cell((3, 3), absent=True),
+        Cell((4, 1), "green", label='"Tom" & <Jerry>\'s pond, café'),
+    ],
+)
+def test_a_cell_described_builds_the_element_its_markup_parses_to(cell: Cell) -> None:
+    markup = draw_cell(cell, 40 * cell.at[1], 40 * cell.at[0], "clg1-b")
+    description = described(markup)
+    assert description is not None and "<" not in description.replace("<Jerry>", "")
+    assert ET.tostring(_built(json.loads(description))) == ET.tostring(_parsed(markup))
+
+
+@pytest.mark.parametrize(
+    "markup",
+    [
+        '<g><rect x="1"/></g><g/>',
+        "a<g/>",
+        "<g/>b",
+        "<text>1<tspan>2</tspan></text>",
+        "<text><tspan/>3</text>",
+        "<g><rect></g>",
+        '<g x="1"',
+        "<g x='1'/>",
+        '<use xlink:href="#a"/>',
+        "<!-- note --><g/>",
+        "",
+    ],
+)
+def test_only_one_element_holding_text_or_elements_is_described(markup: str) -> None:
+    assert described(markup) is None
 
 
 def test_grid_sends_only_the_nodes_that_changed_and_they_make_the_picture() -> None:
