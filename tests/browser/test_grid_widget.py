@@ -909,6 +909,78 @@ def test_a_picture_sent_whole_from_the_one_on_screen_is_patched_not_redrawn(
     assert untouched.get_attribute("data-untouched") == ""
 
 
+# One cell clicked again and again, each time looking different (a glyph, a badge and text come and go): the
+# page matches it to Python's description of it, keeping the cell's element. A twin drawn whole follows.
+CYCLE_SETUP = """\
+import ipywidgets as widgets
+
+from cliplab.ui import Board, Cell, Scene
+from cliplab.ui.widget import Grid
+
+LOOKS = [
+    Cell((1, 1), "orange"),
+    Cell((1, 1), "sky", text="2", badge="tree"),
+    Cell((1, 1), "sky", text="3 & <4>", badge="tree", emphasis=True),
+    Cell((1, 1), "orange", stamp="star"),
+    Cell((1, 1)),
+]
+clicks = 0
+sent = widgets.Label("sent whole 1")
+whole = widgets.Box()
+whole.add_class("whole")
+
+
+def scene():
+    cells = (LOOKS[(clicks - 1) % len(LOOKS)],) if clicks else ()
+    return Scene(boards=(Board("card", "Card", 3, 3, cells=cells, clickable=("cell",)),))
+
+
+def clicked(intent):
+    global clicks
+    clicks += 1
+    grid.show(scene())
+    for old in whole.children:
+        old.close()
+    whole.children = (Grid(scene()).widget,)
+
+
+def count_sends(_change):
+    sent.value = f"sent whole {int(sent.value.split()[-1]) + 1}"
+
+
+grid = Grid(scene())
+grid.on("cell", clicked)
+grid.widget.observe(count_sends, "svg")
+"""
+
+
+def test_a_cell_changed_again_and_again_is_matched_to_what_python_describes(
+    tmp_path: Path, voila_server: Any, page: Page, js_errors: Any
+) -> None:
+    path = _write_notebook(tmp_path / "cycle.ipynb", CYCLE_SETUP, "display(grid, sent, whole)")
+    page.goto(voila_server(path).url, wait_until="commit", timeout=KERNEL_TIMEOUT_MS)
+    root = page.locator("div.cl-grid").first
+    _wait_for_widget(root, js_errors)
+    cell = root.locator("g[data-kind=cell][data-r='1'][data-c='1']")
+    cell.evaluate("(cell) => { cell.keptAcrossRedraws = true; }")
+    twin = page.locator(".whole div.cl-grid")
+    for done in range(1, 12):
+        cell.click()
+        js_errors.wait_until(
+            lambda done=done: (
+                root.get_attribute("data-revision") == str(done + 1)
+                and twin.count() == 1
+                and root.evaluate(DRAWN) == twin.evaluate(DRAWN)
+            ),
+            f"after click {done} the matched cell is the one drawn whole",
+            timeout=ANSWER_TIMEOUT_MS,
+        )
+        assert cell.evaluate("(cell) => cell.keptAcrossRedraws === true"), f"click {done} built the cell anew"
+        if done % 5 == 3:
+            assert cell.locator("text.cl-text").text_content() == "3 & <4>", done
+    assert page.locator(".widget-label", has_text="sent whole").inner_text() == "sent whole 1"
+
+
 # A card whose handler answers slowly: a press held on a cell outlasts the answer to the click before it.
 HELD_SETUP = """\
 import time
