@@ -846,27 +846,25 @@ def test_patched_redraws_draw_what_a_whole_redraw_draws(
     assert not [frame for frame in frames if b'"patch"' in frame], "the page sent a picture to the kernel"
 
 
-# A small card whose cells turn orange one by one: the patch, sent again with every redraw, soon reaches half
-# the picture, which then goes whole, saying which picture it grew from (svg_from). A twin drawn whole follows.
-GROWN_SETUP = """\
+# A 3x3 card that `scene()` draws and each click changes (`change(intent.at)`): after every click a twin of it
+# drawn whole follows, and `sent` counts the pictures the grid sent whole.
+TWIN_CARD = """\
 import ipywidgets as widgets
 
 from cliplab.ui import Board, Cell, Scene
 from cliplab.ui.widget import Grid
 
-fills = {}
 sent = widgets.Label("sent whole 1")
 whole = widgets.Box()
 whole.add_class("whole")
 
 
-def scene():
-    cells = tuple(Cell((r, c), fill=fills.get((r, c), "paper")) for r in range(3) for c in range(3))
+def card(*cells):
     return Scene(boards=(Board("card", "Card", 3, 3, cells=cells, clickable=("cell",)),))
 
 
 def clicked(intent):
-    fills[intent.at] = "orange"
+    change(intent.at)
     grid.show(scene())
     for old in whole.children:
         old.close()
@@ -877,46 +875,73 @@ def count_sends(_change):
     sent.value = f"sent whole {int(sent.value.split()[-1]) + 1}"
 
 
-grid = Grid(scene())
-grid.on("cell", clicked)
-grid.widget.observe(count_sends, "svg")
+def start():
+    global grid
+    grid = Grid(scene())
+    grid.on("cell", clicked)
+    grid.widget.observe(count_sends, "svg")
+"""
+
+
+def _open_twin_card(
+    tmp_path: Path, voila_server: Any, page: Page, js_errors: Any, setup: str
+) -> tuple[Locator, Locator]:
+    """The grid and its twin on a page of TWIN_CARD completed by `setup`."""
+    path = _write_notebook(tmp_path / "card.ipynb", TWIN_CARD + setup + "\nstart()", "display(grid, sent, whole)")
+    page.goto(voila_server(path).url, wait_until="commit", timeout=KERNEL_TIMEOUT_MS)
+    root = page.locator("div.cl-grid").first
+    _wait_for_widget(root, js_errors)
+    return root, page.locator(".whole div.cl-grid")
+
+
+def _click_until_twin_drawn(
+    root: Locator, twin: Locator, target: Locator, done: int, js_errors: Any, mark: str = ""
+) -> None:
+    """Clicks `target` (the `done`th click) and waits for the grid to draw what its twin drew whole (but `mark`)."""
+    target.click()
+    js_errors.wait_until(
+        lambda: (
+            root.get_attribute("data-revision") == str(done + 1)
+            and twin.count() == 1
+            and root.evaluate(DRAWN).replace(mark, "") == twin.evaluate(DRAWN)
+        ),
+        f"after click {done} the patched picture is the one drawn whole",
+        timeout=ANSWER_TIMEOUT_MS,
+    )
+
+
+# Cells turn orange one by one: the patch, sent again with every redraw, soon reaches half the picture, which
+# then goes whole, saying which picture it grew from (svg_from).
+GROWN_SETUP = """
+fills = {}
+
+
+def scene():
+    return card(*(Cell((r, c), fill=fills.get((r, c), "paper")) for r in range(3) for c in range(3)))
+
+
+def change(at):
+    fills[at] = "orange"
 """
 
 
 def test_a_picture_sent_whole_from_the_one_on_screen_is_patched_not_redrawn(
     tmp_path: Path, voila_server: Any, page: Page, js_errors: Any
 ) -> None:
-    path = _write_notebook(tmp_path / "grown.ipynb", GROWN_SETUP, "display(grid, sent, whole)")
-    page.goto(voila_server(path).url, wait_until="commit", timeout=KERNEL_TIMEOUT_MS)
-    root = page.locator("div.cl-grid").first
-    _wait_for_widget(root, js_errors)
+    root, twin = _open_twin_card(tmp_path, voila_server, page, js_errors, GROWN_SETUP)
     # Drawing a picture whole makes every node as Python drew it: this mark on a cell no click changes goes.
     untouched = root.locator("g[data-kind=cell][data-r='2'][data-c='2']")
     untouched.evaluate("(cell) => cell.setAttribute('data-untouched', '')")
-    twin = page.locator(".whole div.cl-grid")
     for done, (r, c) in enumerate([(0, 0), (0, 1), (0, 2), (1, 0), (1, 1)], start=1):
-        root.locator(f"g[data-kind=cell][data-r='{r}'][data-c='{c}']").click()
-        js_errors.wait_until(
-            lambda done=done: (
-                root.get_attribute("data-revision") == str(done + 1)
-                and twin.count() == 1
-                and root.evaluate(DRAWN).replace(' data-untouched=""', "") == twin.evaluate(DRAWN)
-            ),
-            f"after click {done} the patched picture is the one drawn whole",
-            timeout=ANSWER_TIMEOUT_MS,
-        )
+        target = root.locator(f"g[data-kind=cell][data-r='{r}'][data-c='{c}']")
+        _click_until_twin_drawn(root, twin, target, done, js_errors, mark=' data-untouched=""')
     assert page.locator(".widget-label", has_text="sent whole").inner_text() == "sent whole 2"
     assert untouched.get_attribute("data-untouched") == ""
 
 
 # One cell clicked again and again, each time looking different (a glyph, a badge and text come and go): the
-# page matches it to Python's description of it, keeping the cell's element. A twin drawn whole follows.
-CYCLE_SETUP = """\
-import ipywidgets as widgets
-
-from cliplab.ui import Board, Cell, Scene
-from cliplab.ui.widget import Grid
-
+# page matches it to Python's description of it, keeping the cell's element.
+CYCLE_SETUP = """
 LOOKS = [
     Cell((1, 1), "orange"),
     Cell((1, 1), "sky", text="2", badge="tree"),
@@ -925,56 +950,26 @@ LOOKS = [
     Cell((1, 1)),
 ]
 clicks = 0
-sent = widgets.Label("sent whole 1")
-whole = widgets.Box()
-whole.add_class("whole")
 
 
 def scene():
-    cells = (LOOKS[(clicks - 1) % len(LOOKS)],) if clicks else ()
-    return Scene(boards=(Board("card", "Card", 3, 3, cells=cells, clickable=("cell",)),))
+    return card(LOOKS[(clicks - 1) % len(LOOKS)]) if clicks else card()
 
 
-def clicked(intent):
+def change(_at):
     global clicks
     clicks += 1
-    grid.show(scene())
-    for old in whole.children:
-        old.close()
-    whole.children = (Grid(scene()).widget,)
-
-
-def count_sends(_change):
-    sent.value = f"sent whole {int(sent.value.split()[-1]) + 1}"
-
-
-grid = Grid(scene())
-grid.on("cell", clicked)
-grid.widget.observe(count_sends, "svg")
 """
 
 
 def test_a_cell_changed_again_and_again_is_matched_to_what_python_describes(
     tmp_path: Path, voila_server: Any, page: Page, js_errors: Any
 ) -> None:
-    path = _write_notebook(tmp_path / "cycle.ipynb", CYCLE_SETUP, "display(grid, sent, whole)")
-    page.goto(voila_server(path).url, wait_until="commit", timeout=KERNEL_TIMEOUT_MS)
-    root = page.locator("div.cl-grid").first
-    _wait_for_widget(root, js_errors)
+    root, twin = _open_twin_card(tmp_path, voila_server, page, js_errors, CYCLE_SETUP)
     cell = root.locator("g[data-kind=cell][data-r='1'][data-c='1']")
     cell.evaluate("(cell) => { cell.keptAcrossRedraws = true; }")
-    twin = page.locator(".whole div.cl-grid")
     for done in range(1, 12):
-        cell.click()
-        js_errors.wait_until(
-            lambda done=done: (
-                root.get_attribute("data-revision") == str(done + 1)
-                and twin.count() == 1
-                and root.evaluate(DRAWN) == twin.evaluate(DRAWN)
-            ),
-            f"after click {done} the matched cell is the one drawn whole",
-            timeout=ANSWER_TIMEOUT_MS,
-        )
+        _click_until_twin_drawn(root, twin, cell, done, js_errors)
         assert cell.evaluate("(cell) => cell.keptAcrossRedraws === true"), f"click {done} built the cell anew"
         if done % 5 == 3:
             assert cell.locator("text.cl-text").text_content() == "3 & <4>", done
