@@ -432,7 +432,7 @@ function render({ model, el }) {
       // The indices count Python's elements only: our own nodes are skipped wherever they sit.
       const node = path.reduce((parent, index) => parent && markupChild(parent, index), svg);
       const fresh = entry.startsWith("<") ? parsed.shift() : JSON.parse(entry);
-      const name = fresh.nodeName ?? fresh[0];
+      const name = fresh?.nodeName ?? fresh?.[0];
       if (node?.nodeName !== name) throw new Error(`grid: no <${name}> at [${path}] to patch`);
       inBoards &&= node.parentNode.closest(".cl-board") !== null;
       if (Array.isArray(fresh)) {
