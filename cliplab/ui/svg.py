@@ -181,12 +181,16 @@ def draw_cell(cell: Cell, x: float, y: float, ids: str | None = None, in_grid: b
 
 
 def _grid_lines(board: Board) -> str:
-    w, h = board.cols * UNIT, board.rows * UNIT
     gone = frozenset(cell.at for cell in board.cells if cell.absent)
-    if gone:
-        return _outline(board.rows, board.cols, gone)
-    lines = [f"M0 {r * UNIT}H{w}" for r in range(1, board.rows)]
-    lines += [f"M{c * UNIT} 0V{h}" for c in range(1, board.cols)]
+    return _outline(board.rows, board.cols, gone) if gone else _lines(board.rows, board.cols)
+
+
+@lru_cache(maxsize=256)  # the same on every redraw of a board
+def _lines(rows: int, cols: int) -> str:
+    """Grid lines and the frame of a board without holes."""
+    w, h = cols * UNIT, rows * UNIT
+    lines = [f"M0 {r * UNIT}H{w}" for r in range(1, rows)]
+    lines += [f"M{c * UNIT} 0V{h}" for c in range(1, cols)]
     return f'<path class="cl-lines" d="{"".join(lines)}"/><rect class="cl-frame" width="{w}" height="{h}"/>'
 
 
@@ -338,7 +342,8 @@ def draw_board(board: Board, ids: str | None = None) -> Tag:
     prefix = f"{ids}-{board.id}" if ids else None
     rows = []
     for r in range(board.rows):
-        row = (draw_cell(cells.get((r, c), Cell((r, c))), c * UNIT, r * UNIT, prefix) for c in range(board.cols))
+        # A blank cell is made only where the board has none (a default argument to get() would be made for each).
+        row = (draw_cell(cells.get((r, c)) or Cell((r, c)), c * UNIT, r * UNIT, prefix) for c in range(board.cols))
         rows.append(Tag('<g role="row">', tuple(row)))
     edges = "".join(_edge(edge) for edge in board.edges)
     tokens = []
