@@ -423,7 +423,7 @@ function render({ model, el }) {
    * Python's svg.described); returns whether every node drawn sits inside a board (a cell, a row). */
   function patchNodes(nodes) {
     if (nodes.length === 0) return true;
-    const marked = nodes.filter(([, entry]) => entry.startsWith("<"));
+    const marked = nodes.filter(([, entry]) => entry.startsWith("<")); // the rest are descriptions
     // One parse for all the markup, inside an <svg> so that it is parsed as SVG.
     if (marked.length) parser.innerHTML = `<svg xmlns="${SVG_NS}">${marked.map(([, markup]) => markup).join("")}</svg>`;
     const parsed = marked.length ? [...parser.content.firstElementChild.children] : [];
@@ -457,15 +457,7 @@ function render({ model, el }) {
       if (old.childElementCount || old.textContent !== content) old.textContent = content;
       return;
     }
-    const olds = [...old.childNodes].filter((n) => !isOwn(n));
-    const after = olds.length ? olds[olds.length - 1].nextSibling : old.firstChild;
-    content.forEach((child, i) => {
-      const was = olds[i];
-      if (was?.nodeName === child[0]) match(was, child);
-      else if (was === undefined) old.insertBefore(build(child), after);
-      else was.replaceWith(build(child));
-    });
-    for (const extra of olds.slice(content.length)) extra.remove();
+    alignChildren(old, content.map(([name]) => name), (was, i) => match(was, content[i]), (i) => build(content[i]));
   }
 
   function build([name, attributes, content]) {
@@ -495,18 +487,26 @@ function render({ model, el }) {
    * and the focus are on stay the same. `fresh`'s nodes may be moved into `old`; our own nodes stay. */
   function patch(old, fresh) {
     patchAttributes(old, fresh);
-    const olds = [...old.childNodes].filter((n) => !isOwn(n));
     const news = [...fresh.childNodes];
+    alignChildren(old, news.map((n) => n.nodeName), (was, i) => {
+      if (news[i].nodeType === Node.ELEMENT_NODE) patch(was, news[i]);
+      else if (was.nodeValue !== news[i].nodeValue) was.nodeValue = news[i].nodeValue;
+    }, (i) => news[i]);
+  }
+
+  /** Lines up `old`'s children from Python (our own stay) with new ones named `names`: the ith is kept and
+   * `update`d when its name is the same, else `make(i)` takes its place; extra ones go. */
+  function alignChildren(old, names, update, make) {
+    const olds = [...old.childNodes].filter((n) => !isOwn(n));
     // New nodes go after the last of Python's, before our own that follow it (drawn on top of them).
     const after = olds.length ? olds[olds.length - 1].nextSibling : old.firstChild;
-    news.forEach((node, i) => {
+    names.forEach((name, i) => {
       const was = olds[i];
-      if (was === undefined) old.insertBefore(node, after);
-      else if (was.nodeName !== node.nodeName) was.replaceWith(node);
-      else if (node.nodeType === Node.ELEMENT_NODE) patch(was, node);
-      else if (was.nodeValue !== node.nodeValue) was.nodeValue = node.nodeValue;
+      if (was === undefined) old.insertBefore(make(i), after);
+      else if (was.nodeName !== name) was.replaceWith(make(i));
+      else update(was, i);
     });
-    for (const extra of olds.slice(news.length)) extra.remove();
+    for (const extra of olds.slice(names.length)) extra.remove();
   }
 
   /** How many attributes and nodes `patch` would change (counting stops above `limit`); reads only. */
