@@ -196,10 +196,11 @@ async ({ n, kind, start, gap }) => {
       const board = kind === "redraw" ? '[data-board="sheet"] ' : "";
       const selector = `${board}g[data-kind=cell][data-r="${r}"][data-c="${c}"]`;
       target = root.querySelector(`${selector} > rect`);
-      // Grid: the cell's fill; redraw: data-revision (set once the new picture is drawn, even where the
-      // patch leaves that cell as it was).
+      // Grid: the cell's fill, read from the clicked square while it is on the page (as the Button's own
+      // element is read), else from the one that replaced it; redraw: data-revision (set once the new
+      // picture is drawn, even where the patch leaves that cell as it was).
       read = kind === "redraw" ? () => root.dataset.revision
-        : () => root.querySelector(`${selector} > rect`)?.getAttribute("fill");
+        : () => (target.isConnected ? target : root.querySelector(`${selector} > rect`))?.getAttribute("fill");
       watched = root;
     }
     if (!target) throw new Error(`no click target for ${kind} #${i}`);

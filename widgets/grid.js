@@ -353,10 +353,11 @@ function render({ model, el }) {
     // A click's answer mostly changes a few cells: the boards, the tray and the <svg> are then as they were.
     if (!patchNodes(nodes) || whole) readPicture();
     normaliseFocus();
-    if (focusPending && !keyboardPlacing()) drawFocusAfterPaint();
+    const focusLater = focusPending && !keyboardPlacing();
+    if (focusLater) drawFocusAfterPaint(); // the toolbar too, which follows the focus
     else drawFocus();
     drawGhost();
-    updateToolbar();
+    if (!focusLater) updateToolbar();
     drawnRevision = model.get("revision");
     root.dataset.renderMs = (performance.now() - started).toFixed(2);
     return true;
@@ -451,8 +452,12 @@ function render({ model, el }) {
   /** What `patch` does with a node Python described ([name, attributes, text or children]) rather than
    * drew: makes `old` (of that name) the same, building only the elements it lacks. */
   function match(old, [, attributes, content]) {
-    for (const { name } of [...old.attributes]) if (!Object.hasOwn(attributes, name)) old.removeAttribute(name);
-    for (const [name, value] of Object.entries(attributes)) if (old.getAttribute(name) !== value) old.setAttribute(name, value);
+    const named = Object.entries(attributes);
+    for (const [name, value] of named) if (old.getAttribute(name) !== value) old.setAttribute(name, value);
+    // Counted, not listed: `attributes` makes an Attr node for each, which every later write keeps up to date.
+    if (old.attributes.length > named.length) {
+      for (const name of old.getAttributeNames()) if (!Object.hasOwn(attributes, name)) old.removeAttribute(name);
+    }
     if (typeof content === "string") {
       if (old.childElementCount || old.textContent !== content) old.textContent = content;
       return;
@@ -779,7 +784,7 @@ function render({ model, el }) {
     if (!board) return "";
     if (focus.kind === "cell") {
       const cell = findCell(board, focus.r, focus.c);
-      return cell?.getAttribute("aria-label") || spokenPoint(focus.r, focus.c);
+      return cell?.querySelector(":scope > title")?.textContent || spokenPoint(focus.r, focus.c);
     }
     const note = focusPreview?.getAttribute("data-note");
     const then = note ? `. ${note}` : "";
@@ -1006,7 +1011,7 @@ function render({ model, el }) {
       if (source) {
         // Each cell moves to its turned place upright, so glyphs and text stay readable.
         const copy = source.cloneNode(true);
-        for (const name of ["id", "role", "aria-label", "data-kind", "data-r", "data-c", "class"]) copy.removeAttribute(name);
+        for (const name of ["id", "role", "data-kind", "data-r", "data-c", "class"]) copy.removeAttribute(name);
         copy.querySelector("title")?.remove();
         shift.append(copy);
       } else {

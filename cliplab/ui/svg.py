@@ -135,8 +135,9 @@ def draw_cell(cell: Cell, x: float, y: float, ids: str | None = None, in_grid: b
         data_kind="cell" if in_grid else None,
         data_r=r,
         data_c=c,
-        aria_label=spoken_cell(cell),
     )
+    # The <title> is both the tooltip and the accessible name: an aria-label saying it again cost a click
+    # that changes a cell a second write in the browser, and every picture its length again.
     body = [f"<title>{escape(spoken_cell(cell))}</title>"]
     body.append(f'<rect x="{_num(x)}" y="{_num(y)}" width="{UNIT}" height="{UNIT}" fill="{colour}"/>')
     if cell.vacant and not cell.absent:

@@ -43,7 +43,7 @@ SNAPSHOT = """(app) => {
   const cracks = [...(board?.querySelectorAll('line.cl-edge-crack') ?? [])]
     .map((l) => ['x1', 'y1', 'x2', 'y2'].map((a) => num(l, a)));
   const water = [...(board?.querySelectorAll('g[data-kind="cell"]') ?? [])]
-    .filter((g) => (g.getAttribute('aria-label') ?? '').includes('open water'))
+    .filter((g) => (g.querySelector(':scope > title')?.textContent ?? '').includes('open water'))
     .map((g) => [num(g, 'data-r'), num(g, 'data-c')]);
   const scores = [...app.querySelectorAll('.tb-score')].map((s) => [num(s, 'data-seat'), s.innerText.trim()]);
   return {

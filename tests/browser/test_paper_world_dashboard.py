@@ -53,7 +53,7 @@ SNAPSHOT = """(app) => {
     .map((b) => [...b.classList].find((c) => /^(pw|tb)-/.test(c)))
     .filter((c) => c && c !== 'tb-load');
   const hand = [...app.querySelectorAll('.cl-board[data-board="hand"] g[data-kind="cell"]')]
-    .map((g) => g.getAttribute('aria-label') || '').filter((l) => l.includes(' in hand'))
+    .map((g) => g.querySelector(':scope > title')?.textContent || '').filter((l) => l.includes(' in hand'))
     .map((l) => l.slice(l.indexOf(': ') + 2, l.indexOf(' in hand')));
   const num = (el, a) => Number(el.getAttribute(a));
   const land = app.querySelector('.cl-board[data-board="land-0"]');

@@ -48,7 +48,7 @@ SNAPSHOT = """(app) => {
   app.querySelectorAll('.cl-board[data-board^="seat"]').forEach((board) => {
     const seat = Number(board.getAttribute('data-board').slice(4));
     hands[seat] = [...board.querySelectorAll('g[data-kind="cell"][data-r="0"]')]
-      .map((g) => g.getAttribute('aria-label') || '').filter((l) => l.includes('in hand'));
+      .map((g) => g.querySelector(':scope > title')?.textContent || '').filter((l) => l.includes('in hand'));
   });
   const tag = app.querySelector('.tb-tag');
   const scores = [...app.querySelectorAll('.tb-score')]

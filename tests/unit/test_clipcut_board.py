@@ -158,7 +158,7 @@ def test_the_sheet_shows_squares_in_colour_with_glyphs_icons_and_spoken_labels()
         assert cell.badge == {"wildlife": "paw", "recycling": "recycling", "": ""}[square.icon]
         assert cell.label.startswith(words) and (square.icon in cell.label if square.icon else True)
     root = ET.fromstring(render(describe(game), ids="t"))
-    labels = [g.get("aria-label") for g in root.iter(f"{SVG}g") if g.get("role") == "gridcell"]
+    labels = [g.find(f"{SVG}title").text for g in root.iter(f"{SVG}g") if g.get("role") == "gridcell"]
     assert "row 1, column 1: greenery (trees)" in labels
     assert any("with a wildlife icon" in (label or "") for label in labels)
 

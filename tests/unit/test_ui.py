@@ -49,7 +49,7 @@ def test_every_cell_is_a_labelled_gridcell_in_rows() -> None:
     rows = [g for g in sheet if g.get("role") == "row"]
     assert len(rows) == 7 and all(len(row) == 9 for row in rows)
     cell = rows[2][3]
-    assert cell.get("aria-label") == "row 3, column 4: water, wildlife"
+    assert cell.find(f"{SVG}title").text == "row 3, column 4: water, wildlife"  # its name and tooltip
     assert cell.get("id") == "w-sheet-c2-3"
     assert "cl-absent" in (rows[0][0].get("class") or "")
 
