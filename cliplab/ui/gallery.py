@@ -64,7 +64,8 @@ def _game_card(name: str) -> str:
         f"<a class='cl-game' href='{name}.ipynb' data-game='{name}' style='{_CARD_STYLE}'>"
         f"<h3 style='margin:0 0 4px'>{html.escape(game.title)}</h3>"
         f"<div>{game.min_players}-{game.max_players} players</div>"
-        f"<div style='width:100%;margin:6px 0'>{picture}</div>"
+        # The picture is for the eye: read out, its cells' names would bury the card's title in the link's name.
+        f"<div style='width:100%;margin:6px 0' aria-hidden='true'>{picture}</div>"
         f"<p style='margin:4px 0'>{html.escape(game.summary)}</p>"
         f"<p style='margin:4px 0;color:#555'>A random-bot game takes about {length:.0f} decisions per player.</p>"
         "</a>"

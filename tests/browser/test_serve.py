@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 from conftest import RunningServer, _free_port, _private_env, _stop, _wait_for_port
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 from traitlets import Float
 from traitlets.config import Config, LoggingConfigurable
 
@@ -64,6 +64,8 @@ def test_gallery_links_to_a_dashboard_with_a_board(served: RunningServer, page: 
     card = js_errors.wait_for(page.locator(".cl-gallery a[data-game='click_crack']"), timeout=60_000)
     assert "2-4 players" in card.inner_text()
     assert card.locator("svg.cl-scene").count() == 1  # a picture of the board
+    # A screen reader hears the card's words, not the name of every tile in its picture.
+    expect(card).to_have_accessible_name(re.compile(r"^Click & Crack 2-4 players Penguins [^,]*\. A random-bot game"))
     card.click()
     js_errors.wait_for(page.locator(".tb-start"), timeout=60_000)
     cells = page.locator("div.cl-grid g[data-kind='cell'][data-r]")
