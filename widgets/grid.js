@@ -452,12 +452,7 @@ function render({ model, el }) {
   /** What `patch` does with a node Python described ([name, attributes, text or children]) rather than
    * drew: makes `old` (of that name) the same, building only the elements it lacks. */
   function match(old, [, attributes, content]) {
-    const named = Object.entries(attributes);
-    for (const [name, value] of named) if (old.getAttribute(name) !== value) old.setAttribute(name, value);
-    // Counted, not listed: `attributes` makes an Attr node for each, which every later write keeps up to date.
-    if (old.attributes.length > named.length) {
-      for (const name of old.getAttributeNames()) if (!Object.hasOwn(attributes, name)) old.removeAttribute(name);
-    }
+    setAttributes(old, attributeChanges(old, new Map(Object.entries(attributes))));
     if (typeof content === "string") {
       if (old.childElementCount || old.textContent !== content) old.textContent = content;
       return;
@@ -491,7 +486,7 @@ function render({ model, el }) {
    * that recolours one cell then restyles that cell, not the whole picture, and the elements the pointer
    * and the focus are on stay the same. `fresh`'s nodes may be moved into `old`; our own nodes stay. */
   function patch(old, fresh) {
-    patchAttributes(old, fresh);
+    setAttributes(old, attributeChanges(old, attributesOf(fresh)));
     const news = [...fresh.childNodes];
     alignChildren(old, news.map((n) => n.nodeName), (was, i) => {
       if (news[i].nodeType === Node.ELEMENT_NODE) patch(was, news[i]);
@@ -516,9 +511,7 @@ function render({ model, el }) {
 
   /** How many attributes and nodes `patch` would change (counting stops above `limit`); reads only. */
   function differences(old, fresh, limit) {
-    let count = 0;
-    for (const { name } of old.attributes) if (!fresh.hasAttribute(name)) count++;
-    for (const { name, value } of fresh.attributes) if (old.getAttribute(name) !== value) count++;
+    let count = attributeChanges(old, attributesOf(fresh)).length;
     // Side by side through both lists of children, our own nodes in the page's skipped.
     let was = old.firstChild;
     let node = fresh.firstChild;
@@ -536,9 +529,33 @@ function render({ model, el }) {
     return count;
   }
 
-  function patchAttributes(old, fresh) {
-    for (const { name } of [...old.attributes]) if (!fresh.hasAttribute(name)) old.removeAttribute(name);
-    for (const { name, value } of fresh.attributes) if (old.getAttribute(name) !== value) old.setAttribute(name, value);
+  /** The writes that give `old` exactly the attributes `wanted` (a Map of name to value): [name, value] to set
+   * and [name, null] to remove. */
+  function attributeChanges(old, wanted) {
+    const changes = [];
+    let kept = 0; // the wanted names `old` has already
+    for (const [name, value] of wanted) {
+      const was = old.getAttribute(name);
+      if (was !== null) kept++;
+      if (was !== value) changes.push([name, value]);
+    }
+    // Counted, and listed only when some must go: listing a page element's `attributes` makes an Attr node for
+    // each, which every later write to it keeps up to date.
+    if (old.attributes.length > kept) {
+      for (const name of old.getAttributeNames()) if (!wanted.has(name)) changes.push([name, null]);
+    }
+    return changes;
+  }
+
+  function setAttributes(node, changes) {
+    for (const [name, value] of changes) {
+      if (value === null) node.removeAttribute(name);
+      else node.setAttribute(name, value);
+    }
+  }
+
+  function attributesOf(node) {
+    return new Map(node.getAttributeNames().map((name) => [name, node.getAttribute(name)]));
   }
 
   /** The picture at the game's own scale times the viewer's zoom (Python gives the former as max-width). */
