@@ -977,6 +977,42 @@ def test_a_cell_changed_again_and_again_is_matched_to_what_python_describes(
     assert page.locator(".widget-label", has_text="sent whole").inner_text() == "sent whole 1"
 
 
+# A line beside the card's middle cell changes style with every click: drawn as a walkway ("link") it has
+# a stroke and a stroke width of its own, which the next style's line has not.
+EDGE_SETUP = """
+from cliplab.ui import Edge
+
+STYLES = ["link", "cut", "highlight", "link", "wall"]
+clicks = 0
+
+
+def scene():
+    edge = Edge((1, 2), (2, 2), STYLES[clicks % len(STYLES)])
+    cells = tuple(Cell((r, c)) for r in range(3) for c in range(3))
+    return Scene(boards=(Board("card", "Card", 3, 3, cells=cells, edges=(edge,), clickable=("cell",)),))
+
+
+def change(_at):
+    global clicks
+    clicks += 1
+"""
+
+
+def test_an_attribute_a_redraw_no_longer_draws_leaves_the_page(
+    tmp_path: Path, voila_server: Any, page: Page, js_errors: Any
+) -> None:
+    root, twin = _open_twin_card(tmp_path, voila_server, page, js_errors, EDGE_SETUP)
+    cell = root.locator("g[data-kind=cell][data-r='1'][data-c='1']")
+    edge = root.locator("line.cl-edge:not(.cl-edge-highlight-under)")
+    assert edge.get_attribute("stroke-width") == "8"
+    root.evaluate("(root) => { root.querySelector('svg').keptAcrossRedraws = true; }")
+    for done in range(1, 5):
+        _click_until_twin_drawn(root, twin, cell, done, js_errors)
+        assert (edge.get_attribute("stroke-width") == "8") == (done == 3), done
+        # Patched into the picture on the page (an edge's change sends the picture whole), not swapped for it.
+        assert root.evaluate("(root) => root.querySelector('svg').keptAcrossRedraws === true"), done
+
+
 # A card whose handler answers slowly: a press held on a cell outlasts the answer to the click before it.
 HELD_SETUP = """\
 import time
