@@ -452,7 +452,7 @@ function render({ model, el }) {
   /** What `patch` does with a node Python described ([name, attributes, text or children]) rather than
    * drew: makes `old` (of that name) the same, building only the elements it lacks. */
   function match(old, [, attributes, content]) {
-    setAttributes(old, attributeChanges(old, new Map(Object.entries(attributes))));
+    setAttributes(old, attributeChanges(old, attributes));
     if (typeof content === "string") {
       if (old.childElementCount || old.textContent !== content) old.textContent = content;
       return;
@@ -529,12 +529,12 @@ function render({ model, el }) {
     return count;
   }
 
-  /** The writes that give `old` exactly the attributes `wanted` (a Map of name to value): [name, value] to set
-   * and [name, null] to remove. */
+  /** The writes that give `old` exactly the attributes `wanted` (an object of name to value, as Python's
+   * descriptions carry them): [name, value] to set and [name, null] to remove. */
   function attributeChanges(old, wanted) {
     const changes = [];
     let kept = 0; // the wanted names `old` has already
-    for (const [name, value] of wanted) {
+    for (const [name, value] of Object.entries(wanted)) {
       const was = old.getAttribute(name);
       if (was !== null) kept++;
       if (was !== value) changes.push([name, value]);
@@ -542,7 +542,7 @@ function render({ model, el }) {
     // Counted, and listed only when some must go: listing a page element's `attributes` makes an Attr node for
     // each, which every later write to it keeps up to date.
     if (old.attributes.length > kept) {
-      for (const name of old.getAttributeNames()) if (!wanted.has(name)) changes.push([name, null]);
+      for (const name of old.getAttributeNames()) if (!Object.hasOwn(wanted, name)) changes.push([name, null]);
     }
     return changes;
   }
@@ -555,7 +555,7 @@ function render({ model, el }) {
   }
 
   function attributesOf(node) {
-    return new Map(node.getAttributeNames().map((name) => [name, node.getAttribute(name)]));
+    return Object.fromEntries(node.getAttributeNames().map((name) => [name, node.getAttribute(name)]));
   }
 
   /** The picture at the game's own scale times the viewer's zoom (Python gives the former as max-width). */
