@@ -343,13 +343,13 @@ def clicks(page: Page, kind: str, n: int, start: int) -> list[list[float | None]
 def measure_clicks(
     grids: Pages, buttons: Pages, total: int, against: Pages | None
 ) -> tuple[dict[str, list[float]], list[float]]:
-    """Round trips of clicks on the grid, the Button and (from `against`) the other tree's grid, in
-    alternating batches; under "<name> render-ms", each grid's drawing of the answers; and each round's
-    grid / Button ratio of medians. Each page has a browser context of its own, and so a renderer process:
-    two pages sharing one slow each other's clicks (a grid ran 1.11x a copy of itself in another context;
-    1.01x once each had its own). Each round opens fresh pages, and so fresh kernels: with one pair for the
-    whole run, the ratio swung between 1.03x and 1.17x from run to run with the same code, with where the two
-    kernels happened to run rather than with what they ran."""
+    """Round trips of clicks on the grid, the Button and (from `against`) the other tree's grid, in batches
+    that take turns (each page in turn goes first); under "<name> render-ms", each grid's drawing of the
+    answers; and each round's grid / Button ratio of medians. Each page has a browser context of its own,
+    and so a renderer process: two pages sharing one slow each other's clicks (a grid ran 1.11x a copy of
+    itself in another context; 1.01x once each had its own). Each round opens fresh pages, and so fresh
+    kernels: with one pair for the whole run, the ratio swung between 1.03x and 1.17x from run to run with
+    the same code, with where the two kernels happened to run rather than with what they ran."""
     times: dict[str, list[float]] = {}
     ratios = []
     per_round = math.ceil(total / CLICK_ROUNDS)
@@ -362,9 +362,12 @@ def measure_clicks(
             clicks(page, kinds[name], WARMUP_CLICKS, 0)
         this_round: dict[str, list[float]] = {}
         last = min(first + per_round, total)
-        for done in range(first, last, BATCH):
+        for batch, done in enumerate(range(first, last, BATCH)):
             n = min(BATCH, last - done)
-            for name, page in opened.items():
+            # Each batch starts with the next page in turn: with a fixed order, a copy of the grid under
+            # --against read 1.03x itself.
+            pages = list(opened.items())
+            for name, page in pages[batch % len(pages) :] + pages[: batch % len(pages)]:
                 for round_trip, render_ms in clicks(page, kinds[name], n, WARMUP_CLICKS + done):
                     this_round.setdefault(name, []).append(float(round_trip))  # type: ignore[arg-type]
                     if kinds[name] == "grid":

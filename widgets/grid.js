@@ -452,7 +452,7 @@ function render({ model, el }) {
   /** What `patch` does with a node Python described ([name, attributes, text or children]) rather than
    * drew: makes `old` (of that name) the same, building only the elements it lacks. */
   function match(old, [, attributes, content]) {
-    setAttributes(old, attributeChanges(old, attributes));
+    syncAttributes(old, attributes, true);
     if (typeof content === "string") {
       if (old.childElementCount || old.textContent !== content) old.textContent = content;
       return;
@@ -486,7 +486,7 @@ function render({ model, el }) {
    * that recolours one cell then restyles that cell, not the whole picture, and the elements the pointer
    * and the focus are on stay the same. `fresh`'s nodes may be moved into `old`; our own nodes stay. */
   function patch(old, fresh) {
-    setAttributes(old, attributeChanges(old, attributesOf(fresh)));
+    syncAttributes(old, fresh, true);
     const news = [...fresh.childNodes];
     alignChildren(old, news.map((n) => n.nodeName), (was, i) => {
       if (news[i].nodeType === Node.ELEMENT_NODE) patch(was, news[i]);
@@ -511,7 +511,7 @@ function render({ model, el }) {
 
   /** How many attributes and nodes `patch` would change (counting stops above `limit`); reads only. */
   function differences(old, fresh, limit) {
-    let count = attributeChanges(old, attributesOf(fresh)).length;
+    let count = syncAttributes(old, fresh, false);
     // Side by side through both lists of children, our own nodes in the page's skipped.
     let was = old.firstChild;
     let node = fresh.firstChild;
@@ -529,33 +529,31 @@ function render({ model, el }) {
     return count;
   }
 
-  /** The writes that give `old` exactly the attributes `wanted` (an object of name to value, as Python's
-   * descriptions carry them): [name, value] to set and [name, null] to remove. */
-  function attributeChanges(old, wanted) {
-    const changes = [];
-    let kept = 0; // the wanted names `old` has already
-    for (const [name, value] of Object.entries(wanted)) {
+  /** How many attribute writes give `old` exactly the attributes of `wanted` (a parsed element, or a
+   * description's object of name to value), making them when `write` is true. */
+  function syncAttributes(old, wanted, write) {
+    const parsed = wanted instanceof Element;
+    const had = old.attributes.length;
+    let kept = 0; // the wanted names `old` had already
+    let count = 0;
+    for (const name of parsed ? wanted.getAttributeNames() : Object.keys(wanted)) {
+      const value = parsed ? wanted.getAttribute(name) : wanted[name];
       const was = old.getAttribute(name);
       if (was !== null) kept++;
-      if (was !== value) changes.push([name, value]);
+      if (was === value) continue;
+      count++;
+      if (write) old.setAttribute(name, value);
     }
     // Counted, and listed only when some must go: listing a page element's `attributes` makes an Attr node for
     // each, which every later write to it keeps up to date.
-    if (old.attributes.length > kept) {
-      for (const name of old.getAttributeNames()) if (!Object.hasOwn(wanted, name)) changes.push([name, null]);
+    if (had > kept) {
+      for (const name of old.getAttributeNames()) {
+        if (parsed ? wanted.hasAttribute(name) : Object.hasOwn(wanted, name)) continue;
+        count++;
+        if (write) old.removeAttribute(name);
+      }
     }
-    return changes;
-  }
-
-  function setAttributes(node, changes) {
-    for (const [name, value] of changes) {
-      if (value === null) node.removeAttribute(name);
-      else node.setAttribute(name, value);
-    }
-  }
-
-  function attributesOf(node) {
-    return Object.fromEntries(node.getAttributeNames().map((name) => [name, node.getAttribute(name)]));
+    return count;
   }
 
   /** The picture at the game's own scale times the viewer's zoom (Python gives the former as max-width). */
