@@ -136,10 +136,6 @@ def _listening(process: subprocess.Popen[bytes], ip: str, port: int) -> bool:
     return False
 
 
-def _interrupt(signum: int, frame: object) -> None:
-    raise KeyboardInterrupt
-
-
 def serve(args: argparse.Namespace) -> int:
     folder = dashboards_folder()
     pool = parse_pool(args.pool)
@@ -156,8 +152,8 @@ def serve(args: argparse.Namespace) -> int:
     process = subprocess.Popen(voila_command(folder, args.ip, args.port, token, args.cull_after, pool))
     # A plain `kill` (SIGTERM) of this command stops Voila the same way as Ctrl-C. SIGINT is named too:
     # a shell that starts a command in the background (`&`) hands it down ignored.
-    signal.signal(signal.SIGTERM, _interrupt)
-    signal.signal(signal.SIGINT, _interrupt)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         # The address is printed once it answers, so whoever opens it at once finds the gallery.
         if _listening(process, args.ip, args.port):

@@ -190,16 +190,12 @@ def parse_sweep(text: str) -> tuple[str, list[str]]:
     return name.strip(), listed
 
 
-def _interrupt(signum: int, frame: object) -> None:
-    raise KeyboardInterrupt
-
-
 def _simulate(args: argparse.Namespace, setup: Setup, out: str | None) -> pd.DataFrame:
     from .run import simulate
 
     # A plain `kill` (SIGTERM) stops a run as Ctrl-C does: the worker processes are stopped with it and
     # the finished chunks stay saved.
-    previous = signal.signal(signal.SIGTERM, _interrupt)
+    previous = signal.signal(signal.SIGTERM, signal.default_int_handler)
     try:
         return simulate(
             setup.game,
