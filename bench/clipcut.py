@@ -1,13 +1,12 @@
 """How fast ClipCut Parks solo games run with each bot, and how long the heuristic bot thinks per move.
 
 Line-ups (one seat, default options, game seeds 0..N-1, bot seed = game seed):
-- baseline: `cliplab.bots.RandomBot`, which lists every legal action and picks one (the engine's own pace);
-- random: the game's declared random bot (`RandomParksBot`), uniform over the same actions but drawing cuts
-  instead of listing them;
+- random: the game's declared random bot (`cliplab.bots.RandomBot`), which picks one of the legal actions
+  (the engine's own pace, and the baseline);
 - heuristic: the game's declared heuristic bot (`PlanningBot`, which plans each round's cuts).
 Games run through `cliplab.bots.play` (a view per decision, as a dashboard or notebook would). Per line-up it
 prints games per second over the run, per-game wall time (median, p95) and the ratio of games per second to
-the baseline's in this same run. Then the heuristic bot's move times by stage, wall clock and CPU (process)
+the random bot's in this same run. Then the heuristic bot's move times by stage, wall clock and CPU (process)
 time; forced moves (one legal action) are left out. On a shared machine wall time also counts waiting for a
 core, so read CPU time for the bot's own cost.
 
@@ -31,7 +30,7 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from cliplab.bots import RandomBot, play
+from cliplab.bots import play
 from cliplab.bots.random_bot import Bot
 from cliplab.engine import Action, State, new_game
 from cliplab.games.clipcut_parks import ClipCutParks
@@ -40,7 +39,7 @@ from cliplab.kit import declaration
 
 STAGES = ("plan", "cut", "keep", "bonus", "build", "check")
 KIT = declaration("clipcut_parks")
-LINEUPS: dict[str, Callable[[int], Bot]] = {"baseline": RandomBot} | {name: KIT.bot_factory(name) for name in KIT.bots}
+LINEUPS: dict[str, Callable[[int], Bot]] = {name: KIT.bot_factory(name) for name in KIT.bots}
 
 
 class Timed:
@@ -88,13 +87,13 @@ def run(make: Callable[[int], Bot], games: int, timed: bool) -> tuple[list[float
 
 def speeds(games: int, heuristic_games: int) -> None:
     print(f"load average before: {os.getloadavg()[0]:.1f}")
-    print(f"{'bot':<10} {'games':>6} {'games/s':>9} {'x baseline':>11} {'median ms/game':>15} {'p95 ms/game':>12}")
+    print(f"{'bot':<10} {'games':>6} {'games/s':>9} {'x random':>11} {'median ms/game':>15} {'p95 ms/game':>12}")
     baseline = 0.0
     stage_times: dict[str, list] = {}
     for name, make in LINEUPS.items():
         count = heuristic_games if name == "heuristic" else games
         per_game, rate, times = run(make, count, timed=name == "heuristic")
-        if name == "baseline":
+        if name == "random":
             baseline = rate
         else:
             stage_times = times or stage_times
@@ -181,7 +180,7 @@ def scores(path: str, games: int, bots: list[str]) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--games", type=int, default=40, help="games per line-up (random and baseline)")
+    parser.add_argument("--games", type=int, default=40, help="games per line-up but the heuristic one")
     parser.add_argument("--heuristic-games", type=int, default=20, help="games for the heuristic line-up")
     parser.add_argument("--scores", metavar="FILE", help="write solo score distributions to this CSV instead")
     parser.add_argument("--bots", default="random,heuristic", help="bots for --scores, comma-separated")

@@ -7,7 +7,7 @@ from .rules import ROUND_LIMIT, SPEC, ClipCutParks, Crumple, Cut, Deal, Keep, Pl
 GAME = Declaration(
     name="clipcut_parks",
     bots={
-        "random": "cliplab.games.clipcut_parks.bots:RandomParksBot",
+        "random": "cliplab.bots:RandomBot",
         "heuristic": "cliplab.games.clipcut_parks.bots:PlanningBot",
     },
     default_bot="heuristic",

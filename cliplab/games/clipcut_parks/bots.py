@@ -1,8 +1,5 @@
-"""ClipCut Parks bots that decide from their own player's view only: a fast random player and a planning player.
-
-`RandomParksBot` plays uniformly at random among the legal actions. For cuts it does not list them: it draws
-(start point, direction, length) uniformly and keeps the first draw the rules accept, so every legal cut is
-equally likely without enumerating them all (see its docstring).
+"""The ClipCut Parks planning bot, which decides from its own player's view only (the game's random bot is
+`cliplab.bots.RandomBot`, a uniform pick from the legal actions, whose cuts the engine indexes without listing).
 
 `PlanningBot` works from the park cards back to the sheet. For every face-up card it lists the shapes it could
 still receive (the whole free area, or a connected piece of it whose rest stays in one piece) and every spot
@@ -36,7 +33,6 @@ from cliplab.grid.geometry import Cell, Point, Segment
 
 from .content import COLOURS, SHEET_COLS, SHEET_ROWS, ParkCard, Sheet
 from .rules import (
-    DIRS,
     LATTICE,
     ClipCutParks,
     Crumple,
@@ -837,38 +833,6 @@ def _game(view: State) -> ClipCutParks:
     return view
 
 
-CUT_TRIES = 200
-"""Random draws of a cut before the random bot lists every legal cut instead."""
-
-
-class RandomParksBot:
-    """Uniformly random legal play, seeded, without listing every cut.
-
-    Cutting (die cuts and bonus cuts), it draws a start point of the lattice, a direction and one of the lengths
-    it may cut now, each uniformly, until the rules accept the draw (at most CUT_TRIES draws, then it picks
-    from the full list): each legal cut, a distinct (length, point, direction), is then equally likely, the
-    same distribution as a uniform pick from `legal_actions`. In every other stage (keep, build, check) it
-    picks uniformly from the legal actions, which are few there.
-    """
-
-    def __init__(self, seed: int = 0) -> None:
-        self.rng = random.Random(seed)
-
-    def choose(self, view: State, player: int) -> Action:
-        game = _game(view)
-        stage = game.stage[player]
-        if stage in ("cut", "bonus"):
-            lengths = sorted({1, 2} if stage == "bonus" else set(game.to_cut[player]))
-            rng = self.rng
-            for _ in range(CUT_TRIES):
-                row, col = LATTICE[rng.randrange(len(LATTICE))]
-                cut = Cut(lengths[rng.randrange(len(lengths))], row, col, DIRS[rng.randrange(4)])
-                if game.cut_problem(player, cut) is None:
-                    return cut
-        actions = game.legal_actions(player)
-        return actions[self.rng.randrange(len(actions))]
-
-
 class PlanningBot:
     """Plans each round's cuts to free sections that fit its face-up cards, then places them well.
 
@@ -1040,7 +1004,6 @@ __all__ = [
     "Board",
     "Context",
     "PlanningBot",
-    "RandomParksBot",
     "assignment_value",
     "plan_cuts",
     "potential",
