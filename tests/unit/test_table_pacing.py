@@ -205,15 +205,15 @@ def test_each_action_that_changes_a_score_leaves_a_note() -> None:
 
 
 def test_a_score_note_that_the_next_moves_repeat_is_one_line_with_a_count() -> None:
-    # At the end of ClipCut Parks bots crumple a section turn after turn: seed 0 gives seven in a row.
+    # At the end of ClipCut Parks bots crumple a section turn after turn: seed 0 gives ten in a row.
     app, clock = paced_app("clipcut_parks", ["random", "random"], seed=0)
     while clock.pending:
         clock.tick()
     lines = re.findall(r"<li>(.*?)(?: <i>\((\d+) times in a row\)</i>)?</li>", app.notes.value)
     assert len(lines) == 4, app.notes.value
     assert all(above[0] != below[0] for above, below in pairwise(lines)), "a repeat is counted, not shown again"
-    crumpled = "After Player 1&#x27;s move: Player 1 +1: crumpled sections (first tie-break: fewer wins)"
-    assert lines[0] == (crumpled, "7")
+    crumpled = "After Player 0&#x27;s move: Player 0 +1: crumpled sections (first tie-break: fewer wins)"
+    assert lines[0] == (crumpled, "10")
 
 
 def test_the_end_screen_says_why_the_winner_won() -> None:
