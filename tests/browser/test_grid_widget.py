@@ -940,9 +940,21 @@ def test_a_picture_sent_whole_from_the_one_on_screen_is_patched_not_redrawn(
     assert untouched.get_attribute("data-untouched") == ""
 
 
+# The end of a TWIN_CARD setup whose scene follows how many clicks there have been.
+COUNTED_CLICKS = """
+clicks = 0
+
+
+def change(_at):
+    global clicks
+    clicks += 1
+"""
+
+
 # One cell clicked again and again, each time looking different (a glyph, a badge and text come and go): the
 # page matches it to Python's description of it, keeping the cell's element.
-CYCLE_SETUP = """
+CYCLE_SETUP = (
+    """
 LOOKS = [
     Cell((1, 1), "orange"),
     Cell((1, 1), "sky", text="2", badge="tree"),
@@ -950,17 +962,13 @@ LOOKS = [
     Cell((1, 1), "orange", stamp="star"),
     Cell((1, 1)),
 ]
-clicks = 0
 
 
 def scene():
     return card(LOOKS[(clicks - 1) % len(LOOKS)]) if clicks else card()
-
-
-def change(_at):
-    global clicks
-    clicks += 1
 """
+    + COUNTED_CLICKS
+)
 
 
 def test_a_cell_changed_again_and_again_is_matched_to_what_python_describes(
@@ -979,23 +987,20 @@ def test_a_cell_changed_again_and_again_is_matched_to_what_python_describes(
 
 # A line beside the card's middle cell changes style with every click: drawn as a walkway ("link") it has
 # a stroke and a stroke width of its own, which the next style's line has not.
-EDGE_SETUP = """
+EDGE_SETUP = (
+    """
 from cliplab.ui import Edge
 
 STYLES = ["link", "cut", "highlight", "link", "wall"]
-clicks = 0
 
 
 def scene():
     edge = Edge((1, 2), (2, 2), STYLES[clicks % len(STYLES)])
     cells = tuple(Cell((r, c)) for r in range(3) for c in range(3))
     return Scene(boards=(Board("card", "Card", 3, 3, cells=cells, edges=(edge,), clickable=("cell",)),))
-
-
-def change(_at):
-    global clicks
-    clicks += 1
 """
+    + COUNTED_CLICKS
+)
 
 
 def test_an_attribute_a_redraw_no_longer_draws_leaves_the_page(
